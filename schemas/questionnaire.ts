@@ -1,0 +1,30 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { DateTime, Int32 } from './common.js';
+
+/** Questionnaire, GET /driver-api/questionnaires/. Fields chosen here. */
+export const Questionnaire = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  version: Int32,
+  questions: Type.Array(
+    Type.Object({
+      key: Type.String(),
+      text: Type.String(),
+      answerType: Type.String(),
+      required: Type.Boolean(),
+    }),
+  ),
+});
+export type Questionnaire = Static<typeof Questionnaire>;
+
+/** Questionnaire answers (request), spec 2.4. */
+export const QuestionnaireAnswers = Type.Object({
+  triggerQuestionKey: Type.String(),
+  taskIds: Type.Array(Type.String()),
+  rideId: Type.String(),
+  goodId: Type.String(),
+  traceTypeId: Type.String(),
+  completedAt: DateTime,
+  answers: Type.Array(Type.Object({ key: Type.String(), answerType: Type.String(), value: Type.String() })),
+});
+export type QuestionnaireAnswers = Static<typeof QuestionnaireAnswers>;

@@ -1,0 +1,4 @@
+import type { Command } from 'commander';
+
+/** Every sub-command registers itself on the program; this list is the CLI's catalogue. */
+export const commands: Array<(program: Command) => void> = [];
