@@ -1,0 +1,66 @@
+/**
+ * The alternatives PRODUCT.md section 9 leaves open; each flag switches the simulator to another
+ * reasonable choice so tests can prove the worker assumes none of them.
+ */
+export interface SimVariant {
+  /** Error body shape: `json` = `{"error": {status, code, message, details?}}`, `flat` = `{"status", "message"}`, `text` = text/plain. @default 'json' */
+  errorBody: 'json' | 'flat' | 'text';
+  /** Single-resource answers: `data` = `{"data": record}`, `items` = `{"data": {"items": [record]}}`. @default 'data' */
+  singleEnvelope: 'data' | 'items';
+  /** Also put a `nextCursor` on the last page (that leads to an empty page). @default false */
+  cursorOnLastPage: boolean;
+  /** Access tokens as signed JWTs or as opaque random strings. @default 'jwt' */
+  tokenFormat: 'jwt' | 'opaque';
+  /** Name of the sequence field in records. @default 'sequence' */
+  sequenceField: string;
+  /** `plain` ids are digits; `unsafe` ids contain characters that must be percent-encoded in paths (`/`, space, `#`, `?`, `%`). @default 'plain' */
+  idStyle: 'plain' | 'unsafe';
+  /** Start sequences just below 2^53 instead of near 1,000. @default false */
+  largeSequences: boolean;
+}
+
+/** Probabilities (0..1) and durations of injected faults, per API request (admin routes never fault). */
+export interface FaultRates {
+  /** 429 with Retry-After. @default 0 */
+  rateLimited: number;
+  /** 500, 502 or 503, JSON or HTML body. @default 0 */
+  serverError: number;
+  /** Connection reset before any byte of the answer. @default 0 */
+  reset: number;
+  /** Body cut mid-way (Content-Length promises more), then the socket is closed. @default 0 */
+  truncate: number;
+  /** Answer stalls mid-body for `stallMs`. @default 0 */
+  stall: number;
+  /** Added latency on every answer, in ms. @default 0 */
+  latencyMs: number;
+  /** How long a stall lasts, in ms. @default 30000 */
+  stallMs: number;
+  /** Retry-After seconds on injected 429s. @default 1 */
+  retryAfterSeconds: number;
+}
+
+export type FaultProfileName = 'none' | 'flaky' | 'hostile' | 'slow' | 'throttled';
+
+export interface SimOptions {
+  /** Seed of the deterministic data generator and of every random choice. @default 1 */
+  seed: number;
+  /** Invoices in the initial data set. @default 1000 */
+  invoices: number;
+  /** Clients in the initial data set. @default 200 */
+  clients: number;
+  /** Operators with Driver API data. @default 2 */
+  operators: number;
+  /** API token accepted by the login operation. @default 'dev-api-token' */
+  apiToken: string;
+  /** Value of the `x-sim-admin` header that opens the admin routes. @default 'dev-admin-token' */
+  adminToken: string;
+  /** Lifetime of access tokens, in seconds. @default 3600 */
+  tokenTtlSeconds: number;
+  /** Path of the login operation. @default '/auth/login-api-token' */
+  loginPath: string;
+  /** Fault profile at start: a name or explicit rates. @default 'none' */
+  faults: FaultProfileName | Partial<FaultRates>;
+  /** Requests per second per token before 429 (token bucket); 0 = unlimited. @default 0 */
+  rateLimitPerSecond: number;
+  variant: SimVariant;
+}

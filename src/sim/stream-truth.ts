@@ -1,0 +1,13 @@
+/** What exists upstream in one scope of one stream (PRODUCT.md section 8, `GET /_sim/truth`). */
+export interface ScopeTruth {
+  /** The records that exist, exactly as the listing returns them. */
+  records: unknown[];
+  /** Keys of the records that are soft-deleted (listed under `status=deleted`). */
+  deletedIds: string[];
+}
+
+/**
+ * The whole truth: stream name (PRODUCT.md section 7) -> scope -> records. The scope is `""` for
+ * unscoped streams, the operator id for per-operator streams, the parent's id for child streams.
+ */
+export type StreamTruth = Record<string, Record<string, ScopeTruth>>;
