@@ -1,0 +1,72 @@
+/** When the worker runs a stream: an interval in seconds or a cron pattern (one of the two). */
+export interface ScheduleSetting {
+  readonly everySeconds?: number;
+  readonly cron?: string;
+}
+
+export interface SyncSettings {
+  /** Page size asked of listings; listings clamp it to their own caps. @default 1000 */
+  readonly pageLimit: number;
+  /** A snapshot or reconcile that would delete more than this share of a scope stops instead. @default 0.5 */
+  readonly maxDeleteShare: number;
+  /** Parents whose children are fetched at once. @default 4 */
+  readonly childConcurrency: number;
+  /** Chat windows are re-read this far back, for late arrivals. @default 600 */
+  readonly windowOverlapSeconds: number;
+  /** How far back the first chat window starts. @default 30 */
+  readonly windowLookbackDays: number;
+}
+
+/** Everything the commands read (PRODUCT.md section 3); env var names in brackets. */
+export interface Settings {
+  /** The TMS base URL [TMS_BASE_URL]; required except for `demo` and `sim`. @default undefined */
+  readonly baseUrl: string | undefined;
+  /** API token exchanged by the login operation [TMS_API_TOKEN]. @default undefined */
+  readonly apiToken: string | undefined;
+  /** Path of the login operation [TMS_LOGIN_PATH]. @default '/auth/login-api-token' */
+  readonly loginPath: string;
+  /** Driver JWT for the Driver API instead of the access token [TMS_DRIVER_TOKEN]. @default undefined */
+  readonly driverToken: string | undefined;
+  /** Operators whose Driver API data is synced [TMS_OPERATORS, comma-separated]. @default [] */
+  readonly operators: readonly string[];
+  /** `sqlite:PATH` or `postgres://...` [STORE_URL]. @default 'sqlite:./data/tms.sqlite' */
+  readonly storeUrl: string;
+  /** Redis for `worker`, `trigger`, `status` [REDIS_URL]. @default 'redis://127.0.0.1:6379' */
+  readonly redisUrl: string;
+  /** Ops HTTP server of `worker` [OPS_HOST]. @default '127.0.0.1' */
+  readonly opsHost: string;
+  /** [OPS_PORT] @default 9464 */
+  readonly opsPort: number;
+  /** pino level [LOG_LEVEL]. @default 'info' */
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Name of the sequence field in records [TMS_SEQUENCE_FIELD]; the watermark never depends on it. @default 'sequence' */
+  readonly sequenceField: string;
+  readonly sync: SyncSettings;
+  /** Default schedule of every stream for `worker`. @default { everySeconds: 300 } */
+  readonly schedule: ScheduleSetting;
+  /** Per-stream schedules (config file only), by stream name. @default {} */
+  readonly streamSchedules: Readonly<Record<string, ScheduleSetting>>;
+}
+
+export const defaultSettings: Settings = Object.freeze({
+  baseUrl: undefined,
+  apiToken: undefined,
+  loginPath: '/auth/login-api-token',
+  driverToken: undefined,
+  operators: [],
+  storeUrl: 'sqlite:./data/tms.sqlite',
+  redisUrl: 'redis://127.0.0.1:6379',
+  opsHost: '127.0.0.1',
+  opsPort: 9464,
+  logLevel: 'info',
+  sequenceField: 'sequence',
+  sync: Object.freeze({
+    pageLimit: 1000,
+    maxDeleteShare: 0.5,
+    childConcurrency: 4,
+    windowOverlapSeconds: 600,
+    windowLookbackDays: 30,
+  }),
+  schedule: Object.freeze({ everySeconds: 300 }),
+  streamSchedules: Object.freeze({}),
+});

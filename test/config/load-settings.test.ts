@@ -1,0 +1,87 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSettings } from '../../config/load-settings.js';
+import { SettingsError } from '../../config/settings-error.js';
+
+function configFile(content: unknown): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'tms-settings-')), 'config.json');
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+}
+
+function errorOf(run: () => unknown): SettingsError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof SettingsError) return error;
+    throw error;
+  }
+  throw new Error('expected a SettingsError');
+}
+
+describe('loadSettings', () => {
+  it('uses the documented defaults when nothing is set', () => {
+    const settings = loadSettings({});
+    expect(settings.storeUrl).toBe('sqlite:./data/tms.sqlite');
+    expect(settings.loginPath).toBe('/auth/login-api-token');
+    expect(settings.opsHost).toBe('127.0.0.1');
+    expect(settings.opsPort).toBe(9464);
+    expect(settings.operators).toEqual([]);
+    expect(settings.sync.pageLimit).toBe(1000);
+  });
+
+  it('reads the environment, splitting TMS_OPERATORS on commas', () => {
+    const settings = loadSettings({
+      TMS_BASE_URL: 'http://tms.local:8080',
+      TMS_OPERATORS: ' 1001, 1002,,',
+      OPS_PORT: '0',
+    });
+    expect(settings.baseUrl).toBe('http://tms.local:8080');
+    expect(settings.operators).toEqual(['1001', '1002']);
+    expect(settings.opsPort).toBe(0);
+  });
+
+  it('lets the environment win over the config file', () => {
+    const file = configFile({ storeUrl: 'sqlite:/tmp/a.sqlite', sync: { pageLimit: 50 }, operators: ['7'] });
+    const settings = loadSettings({ TMS_SYNC_CONFIG: file, STORE_URL: 'postgres://127.0.0.1/x' });
+    expect(settings.storeUrl).toBe('postgres://127.0.0.1/x');
+    expect(settings.sync.pageLimit).toBe(50);
+    expect(settings.sync.maxDeleteShare).toBe(0.5);
+    expect(settings.operators).toEqual(['7']);
+  });
+
+  it.each([
+    [{ TMS_BASE_URL: 'not a url' }, 'TMS_BASE_URL'],
+    [{ TMS_BASE_URL: 'ftp://x' }, 'TMS_BASE_URL'],
+    [{ STORE_URL: 'mysql://x' }, 'STORE_URL'],
+    [{ OPS_PORT: '70000' }, 'OPS_PORT'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ REDIS_URL: '127.0.0.1:6379' }, 'REDIS_URL'],
+    [{ TMS_LOGIN_PATH: 'auth' }, 'TMS_LOGIN_PATH'],
+  ])('names the setting that is wrong: %j', (env, setting) => {
+    expect(errorOf(() => loadSettings(env)).setting).toBe(setting);
+  });
+
+  it('names the config file path of a wrong value', () => {
+    const file = configFile({ sync: { pageLimit: 0 } });
+    expect(errorOf(() => loadSettings({ TMS_SYNC_CONFIG: file })).setting).toBe(`${file}/sync/pageLimit`);
+  });
+
+  it('rejects an unknown stream in the schedules and a schedule with both forms', () => {
+    const unknown = configFile({ streamSchedules: { nope: { everySeconds: 5 } } });
+    expect(errorOf(() => loadSettings({ TMS_SYNC_CONFIG: unknown })).setting).toBe('streamSchedules.nope');
+    const both = configFile({ schedule: { everySeconds: 5, cron: '* * * * *' } });
+    expect(errorOf(() => loadSettings({ TMS_SYNC_CONFIG: both })).setting).toBe('schedule');
+  });
+
+  it('reports an unreadable or invalid JSON config file as TMS_SYNC_CONFIG', () => {
+    expect(errorOf(() => loadSettings({ TMS_SYNC_CONFIG: '/nonexistent/x.json' })).setting).toBe(
+      'TMS_SYNC_CONFIG',
+    );
+    expect(errorOf(() => loadSettings({ TMS_SYNC_CONFIG: configFile('{oops') })).setting).toBe(
+      'TMS_SYNC_CONFIG',
+    );
+  });
+});
