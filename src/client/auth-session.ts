@@ -1,0 +1,77 @@
+import type { Logger } from 'pino';
+
+/** An access token and when it stops working (the token itself is opaque: never decoded). */
+export interface AccessToken {
+  readonly access: string;
+  readonly expiresAtMs: number;
+}
+
+/** Caches the access token of the login operation (PRODUCT.md section 4) and renews it. */
+export interface AuthSession {
+  /** The cached token, or a fresh one when none is cached or it is about to expire. */
+  accessToken(signal?: AbortSignal): Promise<string>;
+  /** Forgets `access` after the server refused it; a newer token obtained meanwhile stays. */
+  invalidate(access: string): void;
+}
+
+export interface AuthSessionOptions {
+  readonly login: (signal: AbortSignal | undefined) => Promise<AccessToken>;
+  readonly now: () => number;
+  /** Re-login this long before expiry, but at most half the token's lifetime. */
+  readonly refreshMarginMs: number;
+  readonly logger: Logger;
+  /** The client's own signal: a shared login is not cancelled by one caller's signal. */
+  readonly signal: AbortSignal | undefined;
+}
+
+interface CachedToken extends AccessToken {
+  readonly renewAtMs: number;
+}
+
+export function createAuthSession(options: AuthSessionOptions): AuthSession {
+  let current: CachedToken | undefined;
+  // One login in flight at a time; concurrent callers share it.
+  let pending: Promise<CachedToken> | undefined;
+
+  async function login(): Promise<CachedToken> {
+    const loggedInAt = options.now();
+    const token = await options.login(options.signal);
+    const margin = Math.min(options.refreshMarginMs, (token.expiresAtMs - loggedInAt) / 2);
+    options.logger.info({ expiresAt: new Date(token.expiresAtMs).toISOString() }, 'logged in to the TMS');
+    return { ...token, renewAtMs: token.expiresAtMs - margin };
+  }
+
+  function shared(): Promise<CachedToken> {
+    pending ??= login()
+      .then((token) => {
+        current = token;
+        return token;
+      })
+      .finally(() => {
+        pending = undefined;
+      });
+    return pending;
+  }
+
+  return {
+    async accessToken(signal) {
+      signal?.throwIfAborted();
+      if (current && options.now() < current.renewAtMs) return current.access;
+      return (await raceAbort(shared(), signal)).access;
+    },
+    invalidate(access) {
+      if (current?.access === access) current = undefined;
+    },
+  };
+}
+
+/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -1,0 +1,153 @@
+import { type Logger, pino } from 'pino';
+import { InvalidArgumentError } from './errors.js';
+
+/** Back-off of the one retry policy (retry-policy.ts). */
+export interface RetryOptions {
+  /** Sends per request, the first included; 1 = never retry. @default 5 */
+  attempts?: number;
+  /** Give up once this much time has passed since the first send (waits included). @default 60000 */
+  maxTotalMs?: number;
+  /** Base of the exponential back-off: retry n waits a random time in [0, min(maxDelayMs, minDelayMs * 2^n)). @default 250 */
+  minDelayMs?: number;
+  /** Cap of one back-off wait (a server's Retry-After may be longer and is honoured). @default 10000 */
+  maxDelayMs?: number;
+}
+
+export interface TimeoutOptions {
+  /** Connecting (TCP and TLS). @default 10000 */
+  connectMs?: number;
+  /** From sending to the complete response headers. @default 30000 */
+  headersMs?: number;
+  /** Longest silence between two body chunks. @default 30000 */
+  bodyMs?: number;
+}
+
+export interface TmsClientOptions {
+  /** Base URL of the TMS; every path of the spec is relative to it (may carry a path prefix). Required. */
+  baseUrl: string | URL;
+  /** API token exchanged at `loginPath` for an access token. Required unless only `driverToken` calls are made. @default undefined */
+  apiToken?: string | undefined;
+  /** Path of the login operation, relative to baseUrl. @default '/auth/login-api-token' */
+  loginPath?: string;
+  /** Driver JWT used for the Driver API instead of the access token. @default undefined */
+  driverToken?: string | undefined;
+  /** Upper bound of open connections to the origin (one keep-alive Pool). @default 8 */
+  connections?: number;
+  timeouts?: TimeoutOptions;
+  /** Largest response body read into memory; the transfer is aborted beyond. @default 67108864 (64 MiB) */
+  maxBodyBytes?: number;
+  retry?: RetryOptions;
+  /** Client-side request rate (spacing between sends, retries included); 0 = off. @default 0 */
+  requestsPerSecond?: number;
+  /** Re-login this long before the access token's `expiresAt` (at most half its lifetime). @default 60000 */
+  refreshMarginMs?: number;
+  /** Where the client logs (objects first, no secrets). @default a silent pino logger */
+  logger?: Logger;
+  /** Cancels every request and wait of this client. @default undefined */
+  signal?: AbortSignal | undefined;
+  /** Clock in ms since the epoch, for token expiry. @default Date.now */
+  now?: () => number;
+  /** Source of jitter in [0, 1). @default Math.random */
+  random?: () => number;
+}
+
+type Required2<T> = { readonly [K in keyof T]-?: Exclude<T[K], undefined> };
+
+/** Options after defaults, checked and frozen. */
+export interface ResolvedClientOptions {
+  readonly origin: string;
+  /** Path prefix of baseUrl without a trailing slash ('' when none). */
+  readonly basePath: string;
+  readonly apiToken: string | undefined;
+  readonly loginPath: string;
+  readonly driverToken: string | undefined;
+  readonly connections: number;
+  readonly timeouts: Required2<TimeoutOptions>;
+  readonly maxBodyBytes: number;
+  readonly retry: Required2<RetryOptions>;
+  readonly requestsPerSecond: number;
+  readonly refreshMarginMs: number;
+  readonly logger: Logger;
+  readonly signal: AbortSignal | undefined;
+  readonly now: () => number;
+  readonly random: () => number;
+}
+
+/** Every default in one object. */
+export const clientDefaults = {
+  loginPath: '/auth/login-api-token',
+  connections: 8,
+  timeouts: { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000 },
+  maxBodyBytes: 64 * 1024 * 1024,
+  retry: { attempts: 5, maxTotalMs: 60_000, minDelayMs: 250, maxDelayMs: 10_000 },
+  requestsPerSecond: 0,
+  refreshMarginMs: 60_000,
+} as const;
+
+/** Merges the defaults, checks every value at once and freezes the result. */
+export function resolveClientOptions(options: TmsClientOptions): ResolvedClientOptions {
+  const url = parseBaseUrl(options.baseUrl);
+  const resolved: ResolvedClientOptions = {
+    origin: url.origin,
+    basePath: url.pathname.replace(/\/+$/, ''),
+    apiToken: options.apiToken || undefined,
+    loginPath: options.loginPath ?? clientDefaults.loginPath,
+    driverToken: options.driverToken || undefined,
+    connections: options.connections ?? clientDefaults.connections,
+    timeouts: Object.freeze({ ...clientDefaults.timeouts, ...stripUndefined(options.timeouts) }),
+    maxBodyBytes: options.maxBodyBytes ?? clientDefaults.maxBodyBytes,
+    retry: Object.freeze({ ...clientDefaults.retry, ...stripUndefined(options.retry) }),
+    requestsPerSecond: options.requestsPerSecond ?? clientDefaults.requestsPerSecond,
+    refreshMarginMs: options.refreshMarginMs ?? clientDefaults.refreshMarginMs,
+    logger: options.logger ?? pino({ level: 'silent' }),
+    signal: options.signal,
+    now: options.now ?? Date.now,
+    random: options.random ?? Math.random,
+  };
+  checkNumbers(resolved);
+  if (!resolved.loginPath.startsWith('/')) fail('loginPath', 'must start with "/"');
+  return Object.freeze(resolved);
+}
+
+function parseBaseUrl(baseUrl: string | URL): URL {
+  if (!baseUrl) fail('baseUrl', 'is required');
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    fail('baseUrl', 'is not a valid URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail('baseUrl', 'must be http: or https:');
+  if (url.username || url.password) fail('baseUrl', 'must not carry credentials');
+  return url;
+}
+
+function checkNumbers(o: ResolvedClientOptions): void {
+  const checks: Array<[string, number, number]> = [
+    ['connections', o.connections, 1],
+    ['timeouts.connectMs', o.timeouts.connectMs, 1],
+    ['timeouts.headersMs', o.timeouts.headersMs, 1],
+    ['timeouts.bodyMs', o.timeouts.bodyMs, 1],
+    ['maxBodyBytes', o.maxBodyBytes, 1],
+    ['retry.attempts', o.retry.attempts, 1],
+    ['retry.maxTotalMs', o.retry.maxTotalMs, 0],
+    ['retry.minDelayMs', o.retry.minDelayMs, 0],
+    ['retry.maxDelayMs', o.retry.maxDelayMs, 0],
+    ['requestsPerSecond', o.requestsPerSecond, 0],
+    ['refreshMarginMs', o.refreshMarginMs, 0],
+  ];
+  for (const [name, value, min] of checks) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
+      fail(name, `must be a finite number >= ${min}, got ${String(value)}`);
+    }
+  }
+  if (!Number.isInteger(o.retry.attempts)) fail('retry.attempts', 'must be an integer');
+}
+
+function stripUndefined<T extends object>(value: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(value ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function fail(name: string, problem: string): never {
+  throw new InvalidArgumentError(`option ${name} ${problem}`);
+}

@@ -1,0 +1,189 @@
+/**
+ * The TMS client's error catalogue. Every error the client throws (except the caller's own abort
+ * reason) is a TmsError with a stable `code`; `retryable` says whether repeating the same call later
+ * may succeed. Messages, `toString()` and enumerable fields never hold tokens or query strings.
+ */
+
+export type TmsErrorCode =
+  | 'TMS_INVALID_ARGUMENT'
+  | 'TMS_REQUEST_REJECTED'
+  | 'TMS_RATE_LIMITED'
+  | 'TMS_SERVER_ERROR'
+  | 'TMS_AUTH_LOGIN_FAILED'
+  | 'TMS_AUTH_REJECTED'
+  | 'TMS_AUTH_FORBIDDEN'
+  | 'TMS_NETWORK'
+  | 'TMS_TIMEOUT'
+  | 'TMS_AMBIGUOUS_WRITE'
+  | 'TMS_INVALID_RESPONSE'
+  | 'TMS_RESPONSE_TOO_LARGE'
+  | 'TMS_CURSOR_LOOP'
+  | 'TMS_PAGINATION';
+
+/** Where a request went: method and path without the query string. */
+export interface RequestTarget {
+  readonly method: string;
+  readonly path: string;
+}
+
+export interface TmsErrorDetails {
+  readonly target?: RequestTarget | undefined;
+  readonly status?: number | undefined;
+  /** The response body as parsed JSON or text, truncated; opaque (PRODUCT.md section 9). */
+  readonly body?: unknown;
+  readonly cause?: unknown;
+}
+
+/** Base of every client error. */
+export abstract class TmsError extends Error {
+  abstract readonly code: TmsErrorCode;
+  /** Whether the same call may succeed later unchanged (after the retry policy gave up). */
+  abstract readonly retryable: boolean;
+  readonly method: string | undefined;
+  readonly path: string | undefined;
+  readonly status: number | undefined;
+  readonly body: unknown;
+  /** How many times the request was sent; set by the retry policy. */
+  attempts = 1;
+
+  constructor(message: string, details: TmsErrorDetails = {}) {
+    super(message.replace(/\s+/g, ' ').trim(), details.cause === undefined ? {} : { cause: details.cause });
+    this.name = new.target.name;
+    this.method = details.target?.method;
+    this.path = details.target?.path;
+    this.status = details.status;
+    this.body = details.body;
+  }
+
+  /** One line: `Name [CODE] METHOD /path -> status: message (n attempts)`. */
+  override toString(): string {
+    const target = this.method ? ` ${this.method} ${this.path}` : '';
+    const status = this.status === undefined ? '' : ` -> ${this.status}`;
+    const attempts = this.attempts > 1 ? ` (${this.attempts} attempts)` : '';
+    return `${this.name} [${this.code}]${target}${status}: ${this.message}${attempts}`;
+  }
+}
+
+/** An option or call argument is missing or out of range; the message names it. */
+export class InvalidArgumentError extends TmsError {
+  readonly code = 'TMS_INVALID_ARGUMENT';
+  readonly retryable = false;
+}
+
+/** The server answered a non-2xx status. 429 and 5xx are retryable, other 4xx never are. */
+export class HttpStatusError extends TmsError {
+  readonly code: TmsErrorCode;
+  readonly retryable: boolean;
+  declare readonly status: number;
+  /** The server's Retry-After, in milliseconds from when the answer arrived. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, details: TmsErrorDetails & { status: number; retryAfterMs?: number }) {
+    super(message, details);
+    this.retryAfterMs = details.retryAfterMs;
+    this.retryable = details.status === 429 || details.status >= 500;
+    this.code = statusCode(details.status);
+  }
+}
+
+function statusCode(status: number): TmsErrorCode {
+  if (status === 429) return 'TMS_RATE_LIMITED';
+  return status >= 500 ? 'TMS_SERVER_ERROR' : 'TMS_REQUEST_REJECTED';
+}
+
+/**
+ * Credentials problem; fix the configuration, repeating will not help: the API token was refused
+ * at login, a fresh access token was refused again (401 twice), or the token lacks a scope (403).
+ */
+export class AuthError extends HttpStatusError {
+  override readonly code: 'TMS_AUTH_LOGIN_FAILED' | 'TMS_AUTH_REJECTED' | 'TMS_AUTH_FORBIDDEN';
+  override readonly retryable = false;
+
+  constructor(code: AuthError['code'], message: string, details: TmsErrorDetails & { status: number }) {
+    super(message, details);
+    this.code = code;
+  }
+}
+
+/**
+ * The connection failed. `mayHaveReachedServer` is false only when the request provably never left
+ * (connection refused, DNS failure, connect timeout): then even a create may be repeated.
+ */
+export class NetworkError extends TmsError {
+  readonly code: TmsErrorCode = 'TMS_NETWORK';
+  readonly retryable = true;
+  readonly mayHaveReachedServer: boolean;
+  /** The underlying system or undici code, e.g. `ECONNRESET`, `UND_ERR_SOCKET`. */
+  readonly causeCode: string | undefined;
+
+  constructor(
+    message: string,
+    details: TmsErrorDetails & { mayHaveReachedServer: boolean; causeCode?: string },
+  ) {
+    super(message, details);
+    this.mayHaveReachedServer = details.mayHaveReachedServer;
+    this.causeCode = details.causeCode;
+  }
+}
+
+/** A connect, headers or body timeout (option `timeouts`). */
+export class TimeoutError extends NetworkError {
+  override readonly code = 'TMS_TIMEOUT';
+  readonly phase: 'connect' | 'headers' | 'body';
+
+  constructor(phase: TimeoutError['phase'], details: TmsErrorDetails & { causeCode?: string }) {
+    super(`no ${phase === 'connect' ? 'connection' : `response ${phase}`} within the ${phase} timeout`, {
+      ...details,
+      mayHaveReachedServer: phase !== 'connect',
+    });
+    this.phase = phase;
+  }
+}
+
+/**
+ * A create (POST) failed after it may have reached the server (timeout, reset, 5xx). It was NOT
+ * repeated, since no idempotency key exists (spec 7.3): read the state back (or ask
+ * get-processed-mutations) before trying again. `cause` is the failure.
+ */
+export class AmbiguousWriteError extends TmsError {
+  readonly code = 'TMS_AMBIGUOUS_WRITE';
+  readonly retryable = false;
+}
+
+/** One problem in a response: JSON pointer-like path and what is wrong. */
+export interface ValidationIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** The answer is not what the API promises: invalid JSON, no `data`, a malformed envelope or record. */
+export class ResponseValidationError extends TmsError {
+  readonly code = 'TMS_INVALID_RESPONSE';
+  readonly retryable = false;
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(message: string, details: TmsErrorDetails & { issues?: readonly ValidationIssue[] }) {
+    const issues = details.issues ?? [];
+    const first = issues[0] ? `; ${issues[0].path || '/'}: ${issues[0].message}` : '';
+    super(`${message}${first}`, details);
+    this.issues = issues;
+  }
+}
+
+/** The response body exceeded `maxBodyBytes`; the transfer was aborted. */
+export class ResponseTooLargeError extends TmsError {
+  readonly code = 'TMS_RESPONSE_TOO_LARGE';
+  readonly retryable = false;
+}
+
+/** A listing handed out a cursor it had handed out before in the same pass. */
+export class CursorLoopError extends TmsError {
+  readonly code = 'TMS_CURSOR_LOOP';
+  readonly retryable = false;
+}
+
+/** A listing broke the paging contract: `hasMore` without a cursor, or endless empty pages. */
+export class PaginationError extends TmsError {
+  readonly code = 'TMS_PAGINATION';
+  readonly retryable = false;
+}

@@ -1,0 +1,179 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import { Pool } from 'undici';
+import type { ResolvedClientOptions } from './client-options.js';
+import {
+  AuthError,
+  HttpStatusError,
+  NetworkError,
+  type RequestTarget,
+  TimeoutError,
+  TmsError,
+} from './errors.js';
+import { parseJsonBody, readErrorBody, readLimitedBody, summarizeErrorBody } from './read-body.js';
+import { parseRetryAfter } from './retry-policy.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One send: the API path (relative to baseUrl, no query), its query string and headers. */
+export interface HttpRequest extends RequestTarget {
+  readonly method: HttpMethod;
+  /** Serialized query without `?`; '' when none. Never logged or put in errors. */
+  readonly query: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string | Buffer | Readable | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface HttpResponse<B> {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: B;
+}
+
+/** Sends one request (no retry, no auth) over the origin's keep-alive Pool; non-2xx throws. */
+export interface HttpTransport {
+  /** The parsed JSON body (`undefined` when empty), read within maxBodyBytes. */
+  sendJson(request: HttpRequest): Promise<HttpResponse<unknown>>;
+  /** The body as a stream: the caller must consume or destroy it. */
+  sendStream(request: HttpRequest): Promise<HttpResponse<Readable>>;
+  close(): Promise<void>;
+}
+
+export function createHttpTransport(options: ResolvedClientOptions): HttpTransport {
+  const pool = new Pool(options.origin, {
+    connections: options.connections,
+    connect: { timeout: options.timeouts.connectMs },
+    headersTimeout: options.timeouts.headersMs,
+    bodyTimeout: options.timeouts.bodyMs,
+  });
+
+  async function open(request: HttpRequest): Promise<HttpResponse<Readable>> {
+    const started = performance.now();
+    const response = await pool.request({
+      method: request.method,
+      path: `${options.basePath}${request.path}${request.query ? `?${request.query}` : ''}`,
+      headers: request.headers,
+      body: request.body ?? null,
+      signal: request.signal ?? null,
+    });
+    options.logger.debug(
+      {
+        method: request.method,
+        path: request.path,
+        status: response.statusCode,
+        ms: Math.round(performance.now() - started),
+      },
+      'TMS response',
+    );
+    if (response.statusCode >= 200 && response.statusCode < 300) {
+      return { status: response.statusCode, headers: response.headers, body: response.body };
+    }
+    const body = await readErrorBody(response.body);
+    throw statusError(request, response.statusCode, response.headers, body, options.now());
+  }
+
+  async function guarded<T>(request: HttpRequest, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw mapTransportError(error, request);
+    }
+  }
+
+  return {
+    sendJson: (request) =>
+      guarded(request, async () => {
+        const response = await open(request);
+        const declared = response.headers['content-length'];
+        const bytes = await readLimitedBody(
+          response.body,
+          options.maxBodyBytes,
+          declared === undefined ? undefined : Number(declared),
+          request,
+        );
+        return { ...response, body: parseJsonBody(bytes, request) };
+      }),
+    sendStream: (request) => guarded(request, () => open(request)),
+    close: () => pool.close(),
+  };
+}
+
+function statusError(
+  target: RequestTarget,
+  status: number,
+  headers: IncomingHttpHeaders,
+  body: unknown,
+  now: number,
+): HttpStatusError {
+  const summary = summarizeErrorBody(body);
+  const message = `the server answered ${status}${summary ? `: ${summary}` : ''}`;
+  if (status === 403)
+    return new AuthError('TMS_AUTH_FORBIDDEN', `${message} (token lacks a permission or scope)`, {
+      target,
+      status,
+      body,
+    });
+  const retryAfter = headers['retry-after'];
+  const retryAfterMs = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, now);
+  return new HttpStatusError(message, {
+    target,
+    status,
+    body,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  });
+}
+
+/** Failures that prove the request never left this machine: repeating even a create is safe. */
+const notSentCodes = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'EADDRNOTAVAIL',
+]);
+/** Failures after the request may have been sent. */
+const maybeSentCodes = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+]);
+const timeoutPhases = {
+  UND_ERR_CONNECT_TIMEOUT: 'connect',
+  UND_ERR_HEADERS_TIMEOUT: 'headers',
+  UND_ERR_BODY_TIMEOUT: 'body',
+} as const;
+
+/** Turns undici and socket errors into the catalogue; the caller's abort reason and our own errors pass through. */
+function mapTransportError(error: unknown, request: HttpRequest): unknown {
+  if (request.signal?.aborted) return request.signal.reason;
+  if (error instanceof TmsError) return error;
+  const code = errorCode(error);
+  if (code === undefined) return error;
+  const details = { target: request, cause: error, causeCode: code };
+  if (code in timeoutPhases)
+    return new TimeoutError(timeoutPhases[code as keyof typeof timeoutPhases], details);
+  if (notSentCodes.has(code)) {
+    return new NetworkError(`could not reach the server (${code})`, {
+      ...details,
+      mayHaveReachedServer: false,
+    });
+  }
+  if (maybeSentCodes.has(code) || code.startsWith('HPE_')) {
+    return new NetworkError(`the connection failed (${code})`, { ...details, mayHaveReachedServer: true });
+  }
+  return error;
+}
+
+function errorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 3; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

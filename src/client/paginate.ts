@@ -1,0 +1,125 @@
+import type { Static } from '@sinclair/typebox';
+import { type RecordName, recordSchemas } from '../../schemas/index.js';
+import { pageData } from './envelopes.js';
+import { CursorLoopError, PaginationError, type RequestTarget } from './errors.js';
+import type { RecordBatch } from './record-validation.js';
+import { splitRecords } from './record-validation.js';
+import type { RequestCore } from './request-core.js';
+import { buildPath, type PathParams, pathParamNames, type QueryParams } from './request-path.js';
+
+/** A paginated REST listing (spec 2.2 and 8): a path template and the schema of its records. */
+export interface ListingDefinition {
+  readonly path: string;
+  readonly record: RecordName;
+}
+
+/** Query and control options of a listing pass; the path parameters come beside them. */
+export interface PageQuery {
+  /** Sequence number, exclusive; needs the default sort (spec 8). @default undefined */
+  since?: number | undefined;
+  /** Page size asked for; the server may answer fewer (its own cap). @default undefined (server default) */
+  limit?: number | undefined;
+  /** Sort field, `-` prefix for descending; not with `since`. @default undefined */
+  sort?: string | undefined;
+  /** e.g. `deleted` for the soft-deleted records. @default undefined */
+  status?: string | undefined;
+  /** Resume from this cursor (a checkpoint) instead of the first page. @default undefined */
+  cursor?: string | undefined;
+  /** Other query parameters, sent on every page. @default undefined */
+  query?: QueryParams | undefined;
+  /** Consecutive empty pages with `hasMore: true` tolerated before PaginationError. @default 10 */
+  maxEmptyPages?: number | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export type PageOptions<P extends string> = PageQuery & PathParams<P>;
+
+/** One page: its valid records, the rejected ones and everything needed to checkpoint and resume. */
+export interface Page<T> extends RecordBatch<T> {
+  /** The cursor that fetched this page (undefined for the first page of a pass). */
+  readonly cursor: string | undefined;
+  /** Where the next page starts; only meaningful while `hasMore`. */
+  readonly nextCursor: string | undefined;
+  readonly hasMore: boolean;
+  /** With `since`: the cycle's watermark (the same on every page); without: the page's highest sequence. */
+  readonly maxSequence: number | undefined;
+  /** 1-based position of the page in this pass. */
+  readonly pageNumber: number;
+}
+
+export type ListingRecord<L extends ListingDefinition> = Static<(typeof recordSchemas)[L['record']]>;
+
+const defaultMaxEmptyPages = 10;
+
+/**
+ * Follows `nextCursor` until `hasMore` is false, and nothing else (a cursor on the last page is
+ * ignored). Never assumes full pages, sequence order or the sequence field's name. Fails on a cursor
+ * seen before in this pass (CursorLoopError) and on endless empty pages (PaginationError).
+ */
+export async function* paginate<L extends ListingDefinition>(
+  core: RequestCore,
+  listing: L,
+  options: PageOptions<L['path']>,
+): AsyncGenerator<Page<ListingRecord<L>>, void, undefined> {
+  const { since, limit, sort, status, query, signal } = options;
+  const path = buildPath(listing.path, pathParamsOf(listing.path, options));
+  const target: RequestTarget = { method: 'GET', path };
+  const maxEmptyPages = options.maxEmptyPages ?? defaultMaxEmptyPages;
+  const seen = new Set<string>();
+  let cursor = options.cursor;
+  let emptyPages = 0;
+  for (let pageNumber = 1; ; pageNumber++) {
+    if (cursor !== undefined) seen.add(cursor);
+    const body = await core.json({
+      method: 'GET',
+      path,
+      auth: 'rest',
+      signal,
+      query: { ...query, since, limit, sort, status, cursor },
+    });
+    const data = pageData(body, target);
+    const items = data.items ?? [];
+    if (data.hasMore) {
+      emptyPages = items.length === 0 ? emptyPages + 1 : 0;
+      checkContinuation(data.nextCursor, seen, emptyPages, maxEmptyPages, target);
+    }
+    yield {
+      ...splitRecords(recordSchemas[listing.record], items),
+      cursor,
+      nextCursor: data.nextCursor,
+      hasMore: data.hasMore,
+      maxSequence: data.maxSequence,
+      pageNumber,
+    } as Page<ListingRecord<L>>;
+    if (!data.hasMore) return;
+    cursor = data.nextCursor;
+  }
+}
+
+function checkContinuation(
+  nextCursor: string | undefined,
+  seen: ReadonlySet<string>,
+  emptyPages: number,
+  maxEmptyPages: number,
+  target: RequestTarget,
+): void {
+  if (nextCursor === undefined || nextCursor === '') {
+    throw new PaginationError('the page says hasMore but carries no nextCursor', { target });
+  }
+  if (seen.has(nextCursor)) {
+    throw new CursorLoopError('the listing returned a cursor it had already returned in this pass', {
+      target,
+    });
+  }
+  if (emptyPages > maxEmptyPages) {
+    throw new PaginationError(
+      `${emptyPages} empty pages in a row still say hasMore (limit maxEmptyPages=${maxEmptyPages})`,
+      { target },
+    );
+  }
+}
+
+function pathParamsOf(template: string, options: object): Record<string, unknown> {
+  const values = options as Record<string, unknown>;
+  return Object.fromEntries(pathParamNames(template).map((name) => [name, values[name]]));
+}

@@ -1,0 +1,98 @@
+import type { Readable } from 'node:stream';
+import { type RequestTarget, ResponseTooLargeError, ResponseValidationError } from './errors.js';
+
+/** Error bodies are reports, not data: only this much of one is kept. */
+const errorBodyLimit = 4096;
+const errorTextLimit = 1000;
+
+/**
+ * Reads a whole body into memory, counting as it streams: a body beyond `maxBytes` (declared or
+ * actual) is destroyed at once and fails with ResponseTooLargeError.
+ */
+export async function readLimitedBody(
+  body: Readable,
+  maxBytes: number,
+  declaredLength: number | undefined,
+  target: RequestTarget,
+): Promise<Buffer> {
+  const tooLarge = () => {
+    cancelBody(body);
+    return new ResponseTooLargeError(`response body exceeds maxBodyBytes (${maxBytes} bytes)`, { target });
+  };
+  if (declaredLength !== undefined && declaredLength > maxBytes) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** Stops a body that will not be read: undici then reports an abort, which nobody needs to hear. */
+export function cancelBody(body: Readable): void {
+  if (body.destroyed) return;
+  body.on('error', () => {});
+  body.destroy();
+}
+
+/** Parses a success body as JSON; an empty body is `undefined`. */
+export function parseJsonBody(bytes: Buffer, target: RequestTarget): unknown {
+  if (bytes.length === 0) return undefined;
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    throw new ResponseValidationError('response body is not valid JSON', {
+      target,
+      body: truncateText(bytes.toString('utf8')),
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Reads the start of an error body (then cancels the rest) as JSON when it parses, else as text;
+ * the shape is opaque (PRODUCT.md section 9). Never throws: a body that fails mid-way is dropped.
+ */
+export async function readErrorBody(body: Readable): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= errorBodyLimit) break;
+    }
+  } catch {
+    // The status already tells what happened; a broken error body adds nothing.
+  } finally {
+    cancelBody(body);
+  }
+  const text = Buffer.concat(chunks, size).subarray(0, errorBodyLimit).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return truncateText(text);
+  }
+}
+
+/** A short human summary of an opaque error body, for messages: a `message` field or the text. */
+export function summarizeErrorBody(body: unknown): string {
+  if (typeof body === 'string') return body.slice(0, 200);
+  if (typeof body !== 'object' || body === null) return '';
+  const record = body as Record<string, unknown>;
+  const nested =
+    typeof record.error === 'object' && record.error !== null
+      ? (record.error as Record<string, unknown>)
+      : {};
+  const candidate = [nested.message, record.message, record.error, record.detail, record.title].find(
+    (value) => typeof value === 'string' && value !== '',
+  );
+  return typeof candidate === 'string' ? candidate.slice(0, 200) : '';
+}
+
+function truncateText(text: string): string {
+  return text.length > errorTextLimit ? `${text.slice(0, errorTextLimit)}...` : text;
+}

@@ -1,0 +1,167 @@
+import { Readable } from 'node:stream';
+import { LoginResponse } from '../../schemas/index.js';
+import { combineSignals } from './abortable-sleep.js';
+import { createAuthSession } from './auth-session.js';
+import type { ResolvedClientOptions } from './client-options.js';
+import { AuthError, HttpStatusError, InvalidArgumentError, type RequestTarget } from './errors.js';
+import type { HttpMethod, HttpRequest, HttpResponse, HttpTransport } from './http-transport.js';
+import { createRateLimiter } from './rate-limiter.js';
+import { cancelBody } from './read-body.js';
+import { assertValid } from './record-validation.js';
+import { buildQuery, type QueryParams } from './request-path.js';
+import { withRetry } from './retry-policy.js';
+
+/** How a request authenticates: none (login), the access token (REST), or the Driver API rules. */
+export type AuthMode = 'none' | 'rest' | 'driver';
+
+/** One API call, before auth, rate limit and retries. */
+export interface ApiRequest {
+  readonly method: HttpMethod;
+  /** Path relative to baseUrl, ids already percent-encoded (request-path.ts). */
+  readonly path: string;
+  readonly query?: QueryParams | undefined;
+  /** JSON value, or raw bytes / a stream sent as `application/octet-stream` unless headers say otherwise. */
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly auth: AuthMode;
+  /** Driver API: the operator the call acts for (query `operatorId`). */
+  readonly operatorId?: string | undefined;
+  /** Repeating cannot duplicate anything. @default true for GET, PUT, PATCH, DELETE; false for POST */
+  readonly idempotent?: boolean | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** Auth, rate limit and the retry policy around the transport; every typed method goes through it. */
+export interface RequestCore {
+  /** The parsed JSON answer (`undefined` when the body is empty). */
+  json(request: ApiRequest): Promise<unknown>;
+  /** Hands the answer's body to `consume`; the body is destroyed afterwards whatever happens. */
+  stream<T>(request: ApiRequest, consume: (response: HttpResponse<Readable>) => Promise<T>): Promise<T>;
+}
+
+export function createRequestCore(transport: HttpTransport, options: ResolvedClientOptions): RequestCore {
+  const limiter = createRateLimiter(options.requestsPerSecond);
+  const session = createAuthSession({ ...options, login: (signal) => login(signal) });
+
+  async function send<R>(request: ApiRequest, run: (http: HttpRequest) => Promise<R>): Promise<R> {
+    const signal = combineSignals(options.signal, request.signal);
+    const target: RequestTarget = { method: request.method, path: request.path };
+    const repeatable = !(request.body instanceof Readable);
+    const attempt = (token: string | undefined) =>
+      withRetry(
+        async () => {
+          await limiter.take(signal);
+          return run(toHttpRequest(request, token, signal));
+        },
+        { target, idempotent: request.idempotent ?? request.method !== 'POST', signal },
+        repeatable ? options : { ...options, retry: { ...options.retry, attempts: 1 } },
+      );
+    return withAuth(request, target, signal, repeatable, attempt);
+  }
+
+  async function withAuth<R>(
+    request: ApiRequest,
+    target: RequestTarget,
+    signal: AbortSignal | undefined,
+    repeatable: boolean,
+    attempt: (token: string | undefined) => Promise<R>,
+  ): Promise<R> {
+    if (request.auth === 'none') return attempt(undefined);
+    if (request.auth === 'driver' && options.driverToken) {
+      return attempt(options.driverToken).catch((error) =>
+        rethrowUnauthorized(error, target, 'the driver token'),
+      );
+    }
+    if (!options.apiToken)
+      throw new InvalidArgumentError(`option apiToken is required for ${target.method} ${target.path}`);
+    const token = await session.accessToken(signal);
+    try {
+      return await attempt(token);
+    } catch (error) {
+      if (!isUnauthorized(error)) throw error;
+      session.invalidate(token);
+      if (!repeatable) rethrowUnauthorized(error, target, 'the access token');
+      options.logger.info({ ...target }, 'access token refused (401), logging in again');
+      const fresh = await session.accessToken(signal);
+      return attempt(fresh).catch((again) => rethrowUnauthorized(again, target, 'a fresh access token'));
+    }
+  }
+
+  async function login(signal: AbortSignal | undefined) {
+    const target = { method: 'POST', path: options.loginPath };
+    const body = await send(
+      {
+        ...target,
+        method: 'POST',
+        auth: 'none',
+        idempotent: true,
+        body: { apiToken: options.apiToken },
+        signal,
+      },
+      (http) => transport.sendJson(http).then((response) => response.body),
+    ).catch((error) => {
+      if (error instanceof HttpStatusError && (error.status === 401 || error.status === 403)) {
+        throw new AuthError('TMS_AUTH_LOGIN_FAILED', `the API token was refused (${error.status})`, {
+          target,
+          status: error.status,
+          body: error.body,
+        });
+      }
+      throw error;
+    });
+    const item = assertValid(LoginResponse, body, 'the login answer', target).data.items[0]!;
+    return { access: item.access, expiresAtMs: Date.parse(item.expiresAt) };
+  }
+
+  return {
+    json: (request) => send(request, (http) => transport.sendJson(http)).then((response) => response.body),
+    stream: (request, consume) =>
+      send(request, (http) => transport.sendStream(http)).then(async (response) => {
+        try {
+          return await consume(response);
+        } finally {
+          cancelBody(response.body);
+        }
+      }),
+  };
+}
+
+function toHttpRequest(
+  request: ApiRequest,
+  token: string | undefined,
+  signal: AbortSignal | undefined,
+): HttpRequest {
+  const raw = Buffer.isBuffer(request.body) || request.body instanceof Readable;
+  const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (request.body !== undefined)
+    headers['content-type'] ??= raw ? 'application/octet-stream' : 'application/json';
+  const query =
+    request.operatorId === undefined ? request.query : { ...request.query, operatorId: request.operatorId };
+  return {
+    method: request.method,
+    path: request.path,
+    query: buildQuery(query),
+    headers,
+    body:
+      request.body === undefined
+        ? undefined
+        : raw
+          ? (request.body as Buffer | Readable)
+          : JSON.stringify(request.body),
+    signal,
+  };
+}
+
+function isUnauthorized(error: unknown): error is HttpStatusError {
+  return error instanceof HttpStatusError && !(error instanceof AuthError) && error.status === 401;
+}
+
+function rethrowUnauthorized(error: unknown, target: RequestTarget, what: string): never {
+  if (!isUnauthorized(error)) throw error;
+  throw new AuthError('TMS_AUTH_REJECTED', `${what} was refused (401)`, {
+    target,
+    status: 401,
+    body: error.body,
+  });
+}

@@ -1,0 +1,37 @@
+import { InvalidArgumentError } from './errors.js';
+
+type PathParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | PathParamNames<Rest>
+  : never;
+
+/** The parameters a path template such as `/invoice/invoices/{invoiceId}/payments` needs. */
+export type PathParams<P extends string> = { readonly [K in PathParamNames<P>]: string | number };
+
+/** Query values; `undefined` is left out, arrays are joined with commas (as `ids` expects). */
+export type QueryParams = Readonly<Record<string, string | number | boolean | readonly string[] | undefined>>;
+
+/** Fills `{name}` placeholders with percent-encoded values: ids may hold `/`, `#`, `?`, `%` or spaces. */
+export function buildPath(template: string, params: object): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = (params as Record<string, unknown>)[name];
+    if ((typeof value !== 'string' && typeof value !== 'number') || value === '') {
+      throw new InvalidArgumentError(`path parameter ${name} of ${template} is missing`);
+    }
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** The names of a template's placeholders, in order. */
+export function pathParamNames(template: string): string[] {
+  return [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
+}
+
+/** Serializes query parameters without the leading `?`. */
+export function buildQuery(params: QueryParams | undefined): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params ?? {})) {
+    if (value === undefined) continue;
+    search.append(name, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  return search.toString();
+}
