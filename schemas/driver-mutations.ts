@@ -81,6 +81,16 @@ export const ChatMessageRequest = Type.Object({
 });
 export type ChatMessageRequest = Static<typeof ChatMessageRequest>;
 
+/**
+ * POST /driver-api/chat/messages/{id}/confirm. The spec names the chat message as body; only the
+ * mutation id and an optional read time are used, other fields are accepted and ignored.
+ */
+export const ChatConfirmRequest = Type.Object({
+  mutationId: MutationId,
+  readAt: Type.Optional(DateTime),
+});
+export type ChatConfirmRequest = Static<typeof ChatConfirmRequest>;
+
 /** POST /driver-api/settings/push-registrations. */
 export const PushRegistration = Type.Object({
   mutationId: MutationId,

@@ -17,8 +17,9 @@ export const Questionnaire = Type.Object({
 });
 export type Questionnaire = Static<typeof Questionnaire>;
 
-/** Questionnaire answers (request), spec 2.4. */
+/** Questionnaire answers (request), spec 2.4, plus the optional `mutationId` every Driver API write takes. */
 export const QuestionnaireAnswers = Type.Object({
+  mutationId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   triggerQuestionKey: Type.String(),
   taskIds: Type.Array(Type.String()),
   rideId: Type.String(),

@@ -11,6 +11,7 @@ export const TaskType = Type.Object({
   activityId: Int32,
   id: Type.String(),
 });
+export type TaskType = Static<typeof TaskType>;
 
 export const TaskClient = Type.Object({
   name: Type.String(),
@@ -18,6 +19,7 @@ export const TaskClient = Type.Object({
   categories: Type.Array(Type.String()),
   id: Type.String(),
 });
+export type TaskClient = Static<typeof TaskClient>;
 
 export const TaskAddress = Type.Object({
   name: Type.String(),
@@ -33,6 +35,7 @@ export const TaskAddress = Type.Object({
   annotation: Type.String(),
   location: GeoPoint,
 });
+export type TaskAddress = Static<typeof TaskAddress>;
 
 export const PackagingTransaction = Type.Object({
   packagingId: Type.String(),
@@ -50,6 +53,7 @@ export const TaskCompletion = Type.Object({
   packagingTransactions: Type.Array(PackagingTransaction),
   location: Location,
 });
+export type TaskCompletion = Static<typeof TaskCompletion>;
 
 export const TaskStatus = Type.Union([
   Type.Literal('notStarted'),
@@ -89,6 +93,7 @@ export const TaskSettings = Type.Object({
   logoId: Nullable(Int32),
   finalDeliveryDate: Nullable(DateTime),
 });
+export type TaskSettings = Static<typeof TaskSettings>;
 
 export const GoodSettings = Type.Object({
   canEditAmount: Type.Boolean(),

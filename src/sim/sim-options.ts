@@ -62,5 +62,9 @@ export interface SimOptions {
   faults: FaultProfileName | Partial<FaultRates>;
   /** Requests per second per token before 429 (token bucket); 0 = unlimited. @default 0 */
   rateLimitPerSecond: number;
+  /** Serialized records kept in memory for fast paging (oldest evicted first); 0 = no cache. @default 200000 */
+  jsonCacheSize: number;
+  /** The simulator's clock (modifiedAt of changes, token expiry); tests pass a fixed one for repeatable truth. @default Date.now */
+  now: () => number;
   variant: SimVariant;
 }

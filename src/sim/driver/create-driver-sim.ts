@@ -1,11 +1,29 @@
 import type { SimContext } from '../sim-context.js';
 import type { DriverSim } from './driver-sim.js';
+import { driverTruth } from './driver-truth.js';
+import { generateDriverData } from './generate-driver-data.js';
+import { applyRandomChange } from './random-change.js';
+import { registerDriverRoutes } from './register-driver-routes.js';
+import { createResponseCache } from './response-cache.js';
+import { rngFrom } from './rng.js';
 
-// Placeholder until the Driver API lands: no routes, no data.
-export function createDriverSim(_ctx: SimContext): DriverSim {
+/**
+ * The Driver API part of the simulator: data generated from the seed, operator count and id style
+ * (operators "1001", "1002", ...), the routes of spec 4.1, its truth and its random changes, which
+ * draw from the core's seeded `ctx.random`.
+ */
+export function createDriverSim(ctx: SimContext): DriverSim {
+  const { seed, operators, variant } = ctx.options;
+  const data = generateDriverData({ seed, operators, idStyle: variant.idStyle }, ctx.now());
+  const cache = createResponseCache();
+  const rng = rngFrom(() => ctx.random());
   return {
-    register() {},
-    truth: () => ({}),
-    applyRandomChange: () => ({ kind: 'none', stream: 'tasks', id: '' }),
+    register: (app) => registerDriverRoutes(app, { ctx, data, cache }),
+    truth: () => driverTruth(data),
+    applyRandomChange() {
+      const change = applyRandomChange(data, rng, ctx.now());
+      cache.clear();
+      return change;
+    },
   };
 }

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { LoginRequest } from '../../../schemas/index.js';
+import { createBodyChecker } from '../services/body-checker.js';
+import { sendJson } from '../services/service-deps.js';
+import { SimHttpError } from '../sim-http-error.js';
+import type { SimOptions } from '../sim-options.js';
+import type { TokenIssuer } from './token-issuer.js';
+
+const checkLogin = createBodyChecker(LoginRequest);
+
+/**
+ * The login operation of PRODUCT.md section 4: the API token buys an access token (type apitoken,
+ * audience external, scopes invoice and client) valid for `tokenTtlSeconds`.
+ */
+export function registerLoginRoute(app: FastifyInstance, options: SimOptions, issuer: TokenIssuer): void {
+  app.post(options.loginPath, (request, reply) => {
+    const { apiToken } = checkLogin(request.body);
+    if (apiToken !== options.apiToken)
+      throw new SimHttpError(401, 'unknown_api_token', 'the API token is not known');
+    const token = issuer.issue(
+      { typ: 'apitoken', aud: ['external'], scopes: ['invoice', 'client'] },
+      options.tokenTtlSeconds,
+      options.variant.tokenFormat,
+    );
+    return sendJson(reply, 200, JSON.stringify({ data: { items: [token] } }));
+  });
+}

@@ -1,0 +1,59 @@
+import { request } from 'undici';
+import type { ChangeFilter, SimChange } from './admin/random-changes.js';
+import type { IssuedToken, TokenType } from './auth/token-issuer.js';
+import type { FaultProfileName, FaultRates } from './sim-options.js';
+import type { StreamTruth } from './stream-truth.js';
+
+export type { ChangeFilter, SimChange } from './admin/random-changes.js';
+
+/** Claims of a token minted through `POST /_sim/tokens`. */
+export interface MintTokenRequest {
+  type: TokenType;
+  /** Operator claim. */
+  operatorId?: string;
+  /** @default ['invoice', 'client'] for apitoken, [] for driver */
+  scopes?: string[];
+  /** @default ['external'] for apitoken, ['driver'] for driver */
+  audience?: string[];
+  /** Negative values mint an already expired token. @default the simulator's tokenTtlSeconds */
+  ttlSeconds?: number;
+}
+
+/** A typed client of the admin routes (PRODUCT.md section 8), for tests and the CLI. */
+export interface SimAdminClient {
+  applyChanges(count: number, seed?: number, filter?: ChangeFilter): Promise<SimChange[]>;
+  setFaults(faults: FaultProfileName | Partial<FaultRates>): Promise<FaultRates>;
+  truth(stream?: string): Promise<StreamTruth>;
+  mintToken(claims: MintTokenRequest): Promise<IssuedToken>;
+}
+
+export function createSimAdminClient(options: { url: string; adminToken?: string }): SimAdminClient {
+  const call = async <T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> => {
+    const response = await request(`${options.url}${path}`, {
+      method,
+      headers: {
+        'x-sim-admin': options.adminToken ?? 'dev-admin-token',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.body.text();
+    if (response.statusCode >= 300)
+      throw new Error(`${method} ${path} answered ${response.statusCode}: ${text}`);
+    return JSON.parse(text) as T;
+  };
+  return {
+    applyChanges: async (count, seed, filter) =>
+      (await call<{ changes: SimChange[] }>('POST', '/_sim/changes', { count, seed, ...filter })).changes,
+    setFaults: async (faults) =>
+      (
+        await call<{ rates: FaultRates }>(
+          'PUT',
+          '/_sim/faults',
+          typeof faults === 'string' ? { profile: faults } : faults,
+        )
+      ).rates,
+    truth: (stream) => call('GET', `/_sim/truth${stream ? `?stream=${encodeURIComponent(stream)}` : ''}`),
+    mintToken: (claims) => call('POST', '/_sim/tokens', claims),
+  };
+}

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSimAdminClient } from '../../src/sim/sim-admin-client.js';
+import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
+import { call, login } from './sim-test-client.js';
+
+describe('tms-sim authentication', () => {
+  let sim: SimHandle;
+  beforeAll(async () => {
+    sim = await startSim({ invoices: 20, clients: 5 });
+  });
+  afterAll(() => sim.close());
+  const admin = () => createSimAdminClient({ url: sim.url });
+
+  it('exchanges the API token for an access token that expires in the future', async () => {
+    const answer = await call(sim, '/auth/login-api-token', {
+      method: 'POST',
+      body: { apiToken: 'dev-api-token' },
+    });
+    expect(answer.status).toBe(200);
+    const [token] = answer.json.data.items;
+    expect(token.access.split('.')).toHaveLength(3);
+    expect(Date.parse(token.expiresAt)).toBeGreaterThan(Date.now() + 3500_000);
+  });
+
+  it('answers 401 to an unknown API token', async () => {
+    const answer = await call(sim, '/auth/login-api-token', { method: 'POST', body: { apiToken: 'nope' } });
+    expect(answer.status).toBe(401);
+    expect(answer.json.error.status).toBe(401);
+  });
+
+  it('answers 401 without a token, with a malformed one and with an expired one', async () => {
+    const expired = await admin().mintToken({ type: 'apitoken', ttlSeconds: -10 });
+    expect((await call(sim, '/invoice/invoices/')).status).toBe(401);
+    expect((await call(sim, '/invoice/invoices/', { token: 'not-a-token' })).status).toBe(401);
+    const tampered = `${(await login(sim)).slice(0, -3)}abc`;
+    expect((await call(sim, '/invoice/invoices/', { token: tampered })).status).toBe(401);
+    const answer = await call(sim, '/invoice/invoices/', { token: expired.access });
+    expect(answer.status).toBe(401);
+    expect(answer.json.error.code).toBe('token_expired');
+  });
+
+  it('answers 403 to a token without the scope of the service', async () => {
+    const invoiceOnly = await admin().mintToken({ type: 'apitoken', scopes: ['invoice'] });
+    expect((await call(sim, '/invoice/invoices/', { token: invoiceOnly.access })).status).toBe(200);
+    const answer = await call(sim, '/client/clients/', { token: invoiceOnly.access });
+    expect(answer.status).toBe(403);
+    expect(answer.json.error.code).toBe('insufficient_scope');
+  });
+
+  it('answers 403 to a driver token or a foreign audience on the REST services', async () => {
+    const driver = await admin().mintToken({ type: 'driver', operatorId: '1001' });
+    expect((await call(sim, '/invoice/invoices/', { token: driver.access })).status).toBe(403);
+    const foreign = await admin().mintToken({ type: 'apitoken', audience: ['driver'] });
+    expect((await call(sim, '/invoice/invoices/', { token: foreign.access })).status).toBe(403);
+  });
+
+  it('lets a driver token with an operator claim call the Driver API without operatorId', async () => {
+    const driver = await admin().mintToken({ type: 'driver', operatorId: '1001' });
+    expect((await call(sim, '/driver-api/tasks/', { token: driver.access })).status).toBe(200);
+    const access = await login(sim);
+    expect((await call(sim, '/driver-api/tasks/', { token: access })).status).toBe(400);
+    expect((await call(sim, '/driver-api/tasks/?operatorId=1001', { token: access })).status).toBe(200);
+    expect((await call(sim, '/driver-api/tasks/?operatorId=1002', { token: driver.access })).status).toBe(
+      403,
+    );
+  });
+
+  it('answers 401 on admin routes without the admin header', async () => {
+    expect((await call(sim, '/_sim/truth')).status).toBe(401);
+  });
+});
+
+describe('tms-sim rate limit', () => {
+  it('answers 429 with Retry-After once a token spends its requests per second', async () => {
+    const sim = await startSim({ invoices: 5, clients: 1, rateLimitPerSecond: 3 });
+    try {
+      const token = await login(sim);
+      const statuses = [];
+      for (let i = 0; i < 5; i++) statuses.push(await call(sim, '/invoice/invoices/', { token }));
+      expect(statuses.slice(0, 3).map((answer) => answer.status)).toEqual([200, 200, 200]);
+      const limited = statuses.find((answer) => answer.status === 429)!;
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      const other = await login(sim);
+      expect((await call(sim, '/invoice/invoices/', { token: other })).status).toBe(200);
+    } finally {
+      await sim.close();
+    }
+  });
+});

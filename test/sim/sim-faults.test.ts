@@ -1,0 +1,91 @@
+import { request } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createSimAdminClient } from '../../src/sim/sim-admin-client.js';
+import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
+import { adminHeaders, call, login } from './sim-test-client.js';
+
+describe('tms-sim fault injection', () => {
+  let sim: SimHandle;
+  let token: string;
+  beforeAll(async () => {
+    sim = await startSim({ invoices: 300, clients: 10 });
+    token = await login(sim);
+  });
+  afterEach(() => admin().setFaults('none'));
+  afterAll(() => sim.close());
+  const admin = () => createSimAdminClient({ url: sim.url });
+  const list = (options: { bodyTimeout?: number } = {}) =>
+    request(`${sim.url}/invoice/invoices/?limit=200`, {
+      headers: { authorization: `Bearer ${token}` },
+      bodyTimeout: options.bodyTimeout,
+    }).then(async (response) => ({
+      status: response.statusCode,
+      headers: response.headers,
+      text: await response.body.text(),
+    }));
+
+  it('injects 429 with Retry-After in seconds, and never faults the admin routes', async () => {
+    await admin().setFaults({ rateLimited: 1, retryAfterSeconds: 2 });
+    const answer = await list();
+    expect(answer.status).toBe(429);
+    expect(answer.headers['retry-after']).toBe('2');
+    expect(JSON.parse(answer.text).error.status).toBe(429);
+    expect((await admin().truth('invoices')).invoices).toBeDefined();
+  });
+
+  it('injects 5xx answers, some with the JSON error body and some as an HTML proxy page', async () => {
+    await admin().setFaults({ serverError: 1 });
+    const answers = await Promise.all(Array.from({ length: 16 }, () => list()));
+    expect(answers.every((answer) => answer.status >= 500 && answer.status <= 503)).toBe(true);
+    const types = new Set(answers.map((answer) => String(answer.headers['content-type']).split(';')[0]));
+    expect(types).toEqual(new Set(['application/json', 'text/html']));
+  });
+
+  it('resets the connection before answering', async () => {
+    await admin().setFaults({ reset: 1 });
+    await expect(list()).rejects.toThrow();
+  });
+
+  it('truncates a body below its Content-Length and drops the connection', async () => {
+    await admin().setFaults({ truncate: 1 });
+    await expect(list()).rejects.toThrow();
+  });
+
+  it('stalls mid-body for stallMs, then completes the body', async () => {
+    await admin().setFaults({ stall: 1, stallMs: 2000 });
+    await expect(list({ bodyTimeout: 200 })).rejects.toThrow(/timeout/i);
+    await admin().setFaults({ stall: 1, stallMs: 50 });
+    const answer = await list();
+    expect(JSON.parse(answer.text).data.items).toHaveLength(200);
+  });
+
+  it('adds latency to every answer', async () => {
+    await admin().setFaults({ latencyMs: 150 });
+    const started = performance.now();
+    expect((await list()).status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it('switches to a named profile at run time and rejects an unknown one with 422', async () => {
+    expect((await admin().setFaults('throttled')).rateLimited).toBeGreaterThan(0);
+    const answer = await call(sim, '/_sim/faults', {
+      method: 'PUT',
+      body: { profile: 'chaos' },
+      headers: { 'x-sim-admin': 'dev-admin-token' },
+    });
+    expect(answer.status).toBe(422);
+  });
+
+  it('starts with the profile named in the options', async () => {
+    const hostile = await startSim({ invoices: 1, clients: 1, faults: 'slow' });
+    try {
+      const { rates } = (await call(hostile, '/_sim/faults', { headers: adminHeaders })).json;
+      expect(rates).toMatchObject({ latencyMs: 250 });
+      const started = performance.now();
+      await call(hostile, '/auth/login-api-token', { method: 'POST', body: { apiToken: 'dev-api-token' } });
+      expect(performance.now() - started).toBeGreaterThanOrEqual(240);
+    } finally {
+      await hostile.close();
+    }
+  });
+});
