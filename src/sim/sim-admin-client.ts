@@ -1,10 +1,12 @@
 import { request } from 'undici';
 import type { ChangeFilter, SimChange } from './admin/random-changes.js';
+import type { OverridableStream, SimOverride } from './admin/record-overrides.js';
 import type { IssuedToken, TokenType } from './auth/token-issuer.js';
 import type { FaultProfileName, FaultRates } from './sim-options.js';
 import type { StreamTruth } from './stream-truth.js';
 
 export type { ChangeFilter, SimChange } from './admin/random-changes.js';
+export type { OverridableStream, SimOverride } from './admin/record-overrides.js';
 
 /** Claims of a token minted through `POST /_sim/tokens`. */
 export interface MintTokenRequest {
@@ -25,10 +27,18 @@ export interface SimAdminClient {
   setFaults(faults: FaultProfileName | Partial<FaultRates>): Promise<FaultRates>;
   truth(stream?: string): Promise<StreamTruth>;
   mintToken(claims: MintTokenRequest): Promise<IssuedToken>;
+  /** Serves the record with these raw top-level fields, valid or not, under a new sequence. */
+  setOverride(stream: OverridableStream, id: string, fields: Record<string, unknown>): Promise<SimOverride>;
+  /** Serves every overridden record as it is again, each under a new sequence. */
+  clearOverrides(): Promise<SimOverride[]>;
 }
 
 export function createSimAdminClient(options: { url: string; adminToken?: string }): SimAdminClient {
-  const call = async <T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> => {
+  const call = async <T>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    body?: unknown,
+  ): Promise<T> => {
     const response = await request(`${options.url}${path}`, {
       method,
       headers: {
@@ -55,5 +65,7 @@ export function createSimAdminClient(options: { url: string; adminToken?: string
       ).rates,
     truth: (stream) => call('GET', `/_sim/truth${stream ? `?stream=${encodeURIComponent(stream)}` : ''}`),
     mintToken: (claims) => call('POST', '/_sim/tokens', claims),
+    setOverride: (stream, id, fields) => call('PUT', '/_sim/overrides', { stream, id, fields }),
+    clearOverrides: async () => (await call<{ cleared: SimOverride[] }>('DELETE', '/_sim/overrides')).cleared,
   };
 }

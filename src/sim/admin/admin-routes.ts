@@ -10,6 +10,7 @@ import { sendJson } from '../services/service-deps.js';
 import { SimHttpError } from '../sim-http-error.js';
 import type { SimOptions } from '../sim-options.js';
 import { applyRandomChanges } from './random-changes.js';
+import { clearOverrides, setOverride } from './record-overrides.js';
 import { buildTruth } from './sim-truth.js';
 
 const ChangesRequest = Type.Object({
@@ -63,6 +64,8 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
       const { stream } = request.query as { stream?: string };
       return sendJson(reply, 200, buildTruth(deps.data, deps.driver, stream));
     });
+    admin.put('/_sim/overrides', async (request) => setOverride(deps.data, request.body));
+    admin.delete('/_sim/overrides', async () => ({ cleared: clearOverrides(deps.data) }));
     admin.post('/_sim/tokens', async (request) => {
       const body = checkToken(request.body);
       const driver = body.type === 'driver';

@@ -1,0 +1,36 @@
+/**
+ * Record ids. `plain`: the 1-based record number as 10 zero-padded digits, so lexical order is
+ * numeric order ("0000000042"). `unsafe`: the same number wrapped in characters that must be
+ * percent-encoded in a path ("inv/0000000042 #?%"); still sortable, as prefix and suffix never vary.
+ */
+export interface IdFormat {
+  /** Id of the record at `index` (0-based). */
+  format(index: number): string;
+  /** Index of the record with this id, or undefined when the id has not this shape. */
+  parse(id: string): number | undefined;
+}
+
+const width = 10;
+
+export function createIdFormat(style: 'plain' | 'unsafe', prefix: string): IdFormat {
+  const head = style === 'plain' ? '' : `${prefix}/`;
+  const tail = style === 'plain' ? '' : ' #?%';
+  return {
+    format: (index) => head + String(index + 1).padStart(width, '0') + tail,
+    parse(id) {
+      if (id.length !== head.length + width + tail.length || !id.startsWith(head) || !id.endsWith(tail)) {
+        return undefined;
+      }
+      const digits = id.slice(head.length, head.length + width);
+      return /^\d+$/.test(digits) && digits !== '0000000000' ? Number(digits) - 1 : undefined;
+    },
+  };
+}
+
+/**
+ * Id of a child record (line, payment, contact, address-book entry): the parent's id, a dash, a
+ * letter for the kind and a 4-digit number, so children sort in creation order under their parent.
+ */
+export function childId(parentId: string, kind: string, number: number): string {
+  return `${parentId}-${kind}${String(number).padStart(4, '0')}`;
+}
