@@ -4,6 +4,7 @@ import { defaultSettings, type ScheduleSetting, type Settings } from './settings
 import { SettingsError } from './settings-error.js';
 import { SettingsFile } from './settings-file.js';
 import { streams } from './streams.js';
+import { checkWorkerSettings, workerFromEnvironment } from './worker-settings.js';
 
 const checkFile = TypeCompiler.Compile(SettingsFile);
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -22,6 +23,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     streamSchedules: file.streamSchedules ?? defaultSettings.streamSchedules,
     logLevel: (file.logLevel ?? defaultSettings.logLevel) as Settings['logLevel'],
     ...fromEnvironment(env),
+    worker: { ...defaultSettings.worker, ...file.worker, ...workerFromEnvironment(env) },
   };
   return validate(merged);
 }
@@ -87,6 +89,7 @@ function validate(settings: Settings): Settings {
       `expected one of ${logLevels.join(', ')}, got "${settings.logLevel}"`,
     );
   }
+  checkWorkerSettings(settings.worker);
   checkSchedule('schedule', settings.schedule);
   for (const [stream, schedule] of Object.entries(settings.streamSchedules)) {
     if (!(stream in streams)) throw new SettingsError(`streamSchedules.${stream}`, 'no such stream');

@@ -36,6 +36,23 @@ export const SettingsFile = Type.Object(
     ),
     schedule: Type.Optional(Schedule),
     streamSchedules: Type.Optional(Type.Record(Type.String(), Schedule)),
+    worker: Type.Optional(
+      Type.Object(
+        {
+          queueName: Type.Optional(Type.String({ minLength: 1 })),
+          queuePrefix: Type.Optional(Type.String({ minLength: 1 })),
+          concurrency: Type.Optional(Type.Integer({ minimum: 1 })),
+          attempts: Type.Optional(Type.Integer({ minimum: 1 })),
+          backoffMs: Type.Optional(Type.Integer({ minimum: 0 })),
+          lockMs: Type.Optional(Type.Integer({ minimum: 1000 })),
+          rateLimitPauseMs: Type.Optional(Type.Integer({ minimum: 1 })),
+          shutdownTimeoutMs: Type.Optional(Type.Integer({ minimum: 1000 })),
+          dashboardToken: Type.Optional(Type.String({ minLength: 1 })),
+          webhookSecret: Type.Optional(Type.String({ minLength: 1 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

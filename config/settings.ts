@@ -1,3 +1,5 @@
+import { defaultWorkerSettings, type WorkerSettings } from './worker-settings.js';
+
 /** When the worker runs a stream: an interval in seconds or a cron pattern (one of the two). */
 export interface ScheduleSetting {
   readonly everySeconds?: number;
@@ -46,6 +48,8 @@ export interface Settings {
   readonly schedule: ScheduleSetting;
   /** Per-stream schedules (config file only), by stream name. @default {} */
   readonly streamSchedules: Readonly<Record<string, ScheduleSetting>>;
+  /** Queue, worker and ops settings of `worker`, `trigger` and `status` (worker-settings.ts). */
+  readonly worker: WorkerSettings;
 }
 
 export const defaultSettings: Settings = Object.freeze({
@@ -69,4 +73,5 @@ export const defaultSettings: Settings = Object.freeze({
   }),
   schedule: Object.freeze({ everySeconds: 300 }),
   streamSchedules: Object.freeze({}),
+  worker: defaultWorkerSettings,
 });

@@ -50,6 +50,8 @@ export interface SnapshotStream extends StreamBase {
   readonly scope: 'operator' | 'global';
   /** Fixed query parameters (e.g. `latest=true`). */
   readonly query?: Readonly<Record<string, string>>;
+  /** The answer is one record (settings, planning, version, a dossier folder), not a list. @default false */
+  readonly single?: boolean;
   /** Listings that need `ids`: which stream's synced rows supply them and where in those records. */
   readonly idsFrom?: {
     readonly stream: string;

@@ -1,5 +1,21 @@
 import type { Command } from 'commander';
+import { registerDemoCommand } from './demo-command.js';
+import { registerMigrateCommand } from './migrate-command.js';
+import { registerResetCommand } from './reset-command.js';
 import { registerSimCommand } from './sim-command.js';
+import { registerStatusCommand } from './status-command.js';
+import { registerSyncCommand } from './sync-command.js';
+import { registerTriggerCommand } from './trigger-command.js';
+import { registerWorkerCommand } from './worker-command.js';
 
 /** Every sub-command registers itself on the program; this list is the CLI's catalogue. */
-export const commands: Array<(program: Command) => void> = [registerSimCommand];
+export const commands: Array<(program: Command) => void> = [
+  registerDemoCommand,
+  registerSyncCommand,
+  registerWorkerCommand,
+  registerTriggerCommand,
+  registerStatusCommand,
+  registerResetCommand,
+  registerMigrateCommand,
+  registerSimCommand,
+];

@@ -1,8 +1,6 @@
 import { Command, CommanderError } from 'commander';
+import { exitCodes } from './cli-failure.js';
 import { commands } from './commands.js';
-
-/** Exit codes of every command: 0 success, 1 a stream or job failed, 2 bad usage or configuration. */
-export const exitCodes = { ok: 0, failed: 1, usage: 2 } as const;
 
 const program = new Command('tms-sync')
   .description('Mirror a transport management system (TMS) into SQLite or PostgreSQL.')
@@ -15,9 +13,6 @@ for (const register of commands) register(program);
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  if (error instanceof CommanderError) {
-    process.exitCode = error.exitCode === 0 ? exitCodes.ok : exitCodes.usage;
-  } else {
-    throw error;
-  }
+  if (!(error instanceof CommanderError)) throw error;
+  process.exitCode = error.exitCode === 0 ? exitCodes.ok : exitCodes.usage;
 }

@@ -60,6 +60,13 @@ describe('loadSettings', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ REDIS_URL: '127.0.0.1:6379' }, 'REDIS_URL'],
     [{ TMS_LOGIN_PATH: 'auth' }, 'TMS_LOGIN_PATH'],
+    [{ QUEUE_NAME: 'a:b' }, 'QUEUE_NAME'],
+    [{ WORKER_CONCURRENCY: '0' }, 'WORKER_CONCURRENCY'],
+    [{ JOB_ATTEMPTS: 'five' }, 'JOB_ATTEMPTS'],
+    [{ JOB_BACKOFF_MS: '-1' }, 'JOB_BACKOFF_MS'],
+    [{ WORKER_LOCK_MS: '10' }, 'WORKER_LOCK_MS'],
+    [{ RATE_LIMIT_PAUSE_MS: '1.5' }, 'RATE_LIMIT_PAUSE_MS'],
+    [{ SHUTDOWN_TIMEOUT_MS: '0' }, 'SHUTDOWN_TIMEOUT_MS'],
   ])('names the setting that is wrong: %j', (env, setting) => {
     expect(errorOf(() => loadSettings(env)).setting).toBe(setting);
   });
@@ -83,5 +90,43 @@ describe('loadSettings', () => {
     expect(errorOf(() => loadSettings({ TMS_SYNC_CONFIG: configFile('{oops') })).setting).toBe(
       'TMS_SYNC_CONFIG',
     );
+  });
+
+  it('uses the documented worker defaults when nothing is set', () => {
+    expect(loadSettings({}).worker).toEqual({
+      queueName: 'tms-sync',
+      queuePrefix: 'tms',
+      concurrency: 4,
+      attempts: 5,
+      backoffMs: 10_000,
+      lockMs: 30_000,
+      rateLimitPauseMs: 30_000,
+      shutdownTimeoutMs: 30_000,
+      dashboardToken: undefined,
+      webhookSecret: undefined,
+    });
+  });
+
+  it('reads the worker settings from the config file and lets the environment win', () => {
+    const file = configFile({
+      worker: { queueName: 'from-file', concurrency: 2, webhookSecret: 'file-secret' },
+    });
+    const settings = loadSettings({
+      TMS_SYNC_CONFIG: file,
+      WORKER_CONCURRENCY: '8',
+      OPS_DASHBOARD_TOKEN: 'token',
+    });
+    expect(settings.worker).toMatchObject({
+      queueName: 'from-file',
+      concurrency: 8,
+      webhookSecret: 'file-secret',
+      dashboardToken: 'token',
+      attempts: 5,
+    });
+  });
+
+  it('names the config file path of a wrong worker value', () => {
+    const file = configFile({ worker: { lockMs: 5 } });
+    expect(errorOf(() => loadSettings({ TMS_SYNC_CONFIG: file })).setting).toBe(`${file}/worker/lockMs`);
   });
 });

@@ -1,0 +1,34 @@
+# tms-sync: one image for the worker, the one-shot commands and the simulator.
+# No build step: bin/tms-sync.js runs the TypeScript sources through tsx (a runtime dependency).
+FROM node:20-slim
+
+ENV NODE_ENV=production
+WORKDIR /app
+
+# better-sqlite3 ships prebuilt binaries for linux x64/arm64 glibc; the toolchain is only the fallback.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
+
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev && npm cache clean --force
+
+COPY bin ./bin
+COPY config ./config
+COPY jobs ./jobs
+COPY schemas ./schemas
+COPY src ./src
+
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
+
+# The ops server listens on all interfaces inside the container; publish it only where needed.
+ENV OPS_HOST=0.0.0.0 OPS_PORT=9464 STORE_URL=sqlite:/app/data/tms.sqlite
+EXPOSE 9464
+
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:' + (process.env.OPS_PORT || 9464) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
+
+# SIGTERM reaches node directly (exec form): the worker stops after the page in hand.
+ENTRYPOINT ["node", "bin/tms-sync.js"]
+CMD ["worker"]

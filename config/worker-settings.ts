@@ -1,0 +1,94 @@
+import { SettingsError } from './settings-error.js';
+
+/** The daemon's settings (`tms-sync worker`, `trigger`, `status`); env var names in brackets. */
+export interface WorkerSettings {
+  /** BullMQ queue name [QUEUE_NAME]. @default 'tms-sync' */
+  readonly queueName: string;
+  /** Redis key prefix of the queue [QUEUE_PREFIX]. @default 'tms' */
+  readonly queuePrefix: string;
+  /** Jobs (stream partitions) one worker process runs at once [WORKER_CONCURRENCY]. @default 4 */
+  readonly concurrency: number;
+  /** Attempts of a sync job before it stays failed [JOB_ATTEMPTS]. @default 5 */
+  readonly attempts: number;
+  /** Base of the exponential back-off between attempts [JOB_BACKOFF_MS]. @default 10000 */
+  readonly backoffMs: number;
+  /**
+   * Lock of an active job and of its stream partition [WORKER_LOCK_MS]: a killed worker's job is
+   * taken over by another worker about this long after it died. @default 30000
+   */
+  readonly lockMs: number;
+  /** Pause of the whole queue after a 429 without Retry-After [RATE_LIMIT_PAUSE_MS]. @default 30000 */
+  readonly rateLimitPauseMs: number;
+  /** Bound of a graceful stop on SIGINT/SIGTERM [SHUTDOWN_TIMEOUT_MS]. @default 30000 */
+  readonly shutdownTimeoutMs: number;
+  /** Token of the Bull Board dashboard at /admin/queues [OPS_DASHBOARD_TOKEN]; unset: no dashboard. @default undefined */
+  readonly dashboardToken: string | undefined;
+  /** Shared secret of the HMAC signature of POST /webhooks/tms [TMS_WEBHOOK_SECRET]; unset: no webhook. @default undefined */
+  readonly webhookSecret: string | undefined;
+}
+
+export const defaultWorkerSettings: WorkerSettings = Object.freeze({
+  queueName: 'tms-sync',
+  queuePrefix: 'tms',
+  concurrency: 4,
+  attempts: 5,
+  backoffMs: 10_000,
+  lockMs: 30_000,
+  rateLimitPauseMs: 30_000,
+  shutdownTimeoutMs: 30_000,
+  dashboardToken: undefined,
+  webhookSecret: undefined,
+});
+
+const numbers = {
+  WORKER_CONCURRENCY: ['concurrency', 1, 256],
+  JOB_ATTEMPTS: ['attempts', 1, 100],
+  JOB_BACKOFF_MS: ['backoffMs', 0, 86_400_000],
+  WORKER_LOCK_MS: ['lockMs', 1000, 3_600_000],
+  RATE_LIMIT_PAUSE_MS: ['rateLimitPauseMs', 1, 86_400_000],
+  SHUTDOWN_TIMEOUT_MS: ['shutdownTimeoutMs', 1000, 3_600_000],
+} as const satisfies Record<string, readonly [keyof WorkerSettings, number, number]>;
+
+const texts = {
+  QUEUE_NAME: 'queueName',
+  QUEUE_PREFIX: 'queuePrefix',
+  OPS_DASHBOARD_TOKEN: 'dashboardToken',
+  TMS_WEBHOOK_SECRET: 'webhookSecret',
+} as const satisfies Record<string, keyof WorkerSettings>;
+
+/** The worker settings the environment sets (checked; a bad number names its variable). */
+export function workerFromEnvironment(env: NodeJS.ProcessEnv): Partial<WorkerSettings> {
+  const out: Record<string, unknown> = {};
+  for (const [name, key] of Object.entries(texts)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') out[key] = value;
+  }
+  for (const [name, [key, min, max]] of Object.entries(numbers)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') out[key] = parseInteger(name, value, min, max);
+  }
+  return out as Partial<WorkerSettings>;
+}
+
+/** Checks what the config file may have set; names the environment variable of the value. */
+export function checkWorkerSettings(settings: WorkerSettings): void {
+  // BullMQ joins prefix, queue name and job ids with ":" into Redis keys.
+  for (const [name, value] of [
+    ['QUEUE_NAME', settings.queueName],
+    ['QUEUE_PREFIX', settings.queuePrefix],
+  ] as const) {
+    if (!/^[\w.-]+$/.test(value))
+      throw new SettingsError(name, `expected letters, digits, ".", "_" or "-", got "${value}"`);
+  }
+  for (const [name, [key, min, max]] of Object.entries(numbers)) {
+    parseInteger(name, String(settings[key]), min, max);
+  }
+}
+
+function parseInteger(setting: string, value: string, min: number, max: number): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min || number > max) {
+    throw new SettingsError(setting, `expected an integer ${min}-${max}, got "${value}"`);
+  }
+  return number;
+}

@@ -1,0 +1,153 @@
+import { DelayedError, UnrecoverableError, Worker } from 'bullmq';
+import type { WorkerSettings } from '../config/worker-settings.js';
+import { TmsError } from '../src/client/errors.js';
+import type { PartitionSummary } from '../src/sync/run-options.js';
+import type { SyncJob, SyncJobResult } from './sync-job.js';
+import type { SyncQueue } from './sync-queue.js';
+
+const handOverDelayMs = 1000;
+
+/** What a failed run calls for. */
+export type FailureKind = 'rate-limited' | 'conflict' | 'unrecoverable' | 'transient';
+
+export interface Failure {
+  readonly kind: FailureKind;
+  readonly message: string;
+  /** The TMS's Retry-After, when the failure was a 429 that carried one. */
+  readonly retryAfterMs?: number;
+}
+
+// Fix the configuration or look at the data: repeating the run cannot help.
+const unrecoverableNames = new Set([
+  'SettingsError',
+  'SyncConfigurationError',
+  'StoreUrlError',
+  'CatalogueError',
+  'StreamUsageError',
+  'MassDeleteError',
+  'WatermarkRegressionError',
+]);
+const unrecoverableCodes = new Set([
+  'TMS_INVALID_ARGUMENT',
+  'TMS_REQUEST_REJECTED',
+  'TMS_AUTH_LOGIN_FAILED',
+  'TMS_AUTH_REJECTED',
+  'TMS_AUTH_FORBIDDEN',
+  'TMS_AMBIGUOUS_WRITE',
+  'TMS_INVALID_RESPONSE',
+  'TMS_RESPONSE_TOO_LARGE',
+  'TMS_CURSOR_LOOP',
+  'TMS_PAGINATION',
+]);
+
+/**
+ * Classifies a run's failure: the error object when there is one, else the one-line form that a
+ * run summary keeps (`Name [CODE] ...: message`), whose name and code are stable.
+ */
+export function classifyFailure(failure: unknown): Failure {
+  const facts = failure instanceof Error ? factsOfError(failure) : factsOfLine(String(failure));
+  const kind: FailureKind =
+    facts.name === 'StateConflictError'
+      ? 'conflict'
+      : facts.code === 'TMS_RATE_LIMITED'
+        ? 'rate-limited'
+        : unrecoverableNames.has(facts.name) ||
+            unrecoverableCodes.has(facts.code) ||
+            facts.retryable === false
+          ? 'unrecoverable'
+          : 'transient';
+  return {
+    kind,
+    message: facts.message,
+    ...(facts.retryAfterMs === undefined ? {} : { retryAfterMs: facts.retryAfterMs }),
+  };
+}
+
+interface FailureFacts {
+  readonly name: string;
+  readonly code: string;
+  readonly message: string;
+  readonly retryable?: boolean;
+  readonly retryAfterMs?: number;
+}
+
+function factsOfError(error: Error): FailureFacts {
+  const code = (error as { code?: unknown }).code;
+  const retryAfterMs = (error as { retryAfterMs?: unknown }).retryAfterMs;
+  return {
+    name: error.name,
+    code: typeof code === 'string' ? code : '',
+    message: String(error),
+    ...(error instanceof TmsError ? { retryable: error.retryable } : {}),
+    ...(typeof retryAfterMs === 'number' ? { retryAfterMs } : {}),
+  };
+}
+
+function factsOfLine(line: string): FailureFacts {
+  return { name: /^\w+/.exec(line)?.[0] ?? '', code: /\[(\w+)\]/.exec(line)?.[1] ?? '', message: line };
+}
+
+/** The error of a failed partition run: the object once run summaries carry it, else its line. */
+export function failureOf(summary: PartitionSummary): unknown {
+  return (summary as PartitionSummary & { cause?: unknown }).cause ?? summary.error;
+}
+
+export interface SettleContext {
+  readonly job: SyncJob;
+  readonly token: string | undefined;
+  readonly queue: SyncQueue;
+  readonly settings: Pick<WorkerSettings, 'rateLimitPauseMs' | 'lockMs'>;
+}
+
+/**
+ * THE mapping of a run's outcome to BullMQ, for every job:
+ * - succeeded: the job completes with the run's counts;
+ * - superseded (StateConflictError: another run moved the state): completes, no retry;
+ * - stopped (shutdown, lost lock): handed over to the next worker, no attempt counted; it resumes from the checkpoint;
+ * - 429: the whole queue pauses for the Retry-After (every worker backs off), the job waits, no attempt counted;
+ * - unrecoverable (configuration, auth, data the server broke): fails at once, kept for inspection;
+ * - anything else: throws, BullMQ retries with exponential back-off until `attempts`.
+ */
+export async function settleRun(ctx: SettleContext, summary: PartitionSummary): Promise<SyncJobResult> {
+  if (summary.result === 'succeeded') return storable(summary);
+  if (summary.result === 'aborted') return putBack(ctx);
+  const failure = classifyFailure(failureOf(summary));
+  if (failure.kind === 'conflict') return storable(summary);
+  return throwFailure(ctx, failure);
+}
+
+/** An error thrown before or around the run (store unreachable, unknown stream): the same mapping. */
+export async function settleError(ctx: SettleContext, error: unknown): Promise<never> {
+  return throwFailure(ctx, classifyFailure(error));
+}
+
+/** Another run holds the partition: try again after about one lock period, no attempt counted. */
+export async function postpone(ctx: SettleContext): Promise<never> {
+  await ctx.job.moveToDelayed(Date.now() + Math.ceil(ctx.settings.lockMs / 3), ctx.token);
+  throw new DelayedError();
+}
+
+/**
+ * The worker is stopping (or lost the partition lock): the job goes back for another worker, no
+ * attempt counted. Delayed by a moment rather than put straight back to waiting, so that the
+ * stopping worker's own in-flight fetch cannot take it again.
+ */
+export async function putBack(ctx: SettleContext): Promise<never> {
+  await ctx.job.moveToDelayed(Date.now() + handOverDelayMs, ctx.token);
+  throw new DelayedError();
+}
+
+async function throwFailure(ctx: SettleContext, failure: Failure): Promise<never> {
+  if (failure.kind === 'rate-limited') {
+    await ctx.queue.rateLimit(failure.retryAfterMs ?? ctx.settings.rateLimitPauseMs);
+    throw Worker.RateLimitError();
+  }
+  if (failure.kind === 'unrecoverable') throw new UnrecoverableError(failure.message);
+  throw new Error(failure.message);
+}
+
+/** The summary as the job's return value: without the error object, which JSON cannot carry. */
+function storable(summary: PartitionSummary): SyncJobResult {
+  const { cause: _cause, ...rest } = summary as PartitionSummary & { cause?: unknown };
+  return rest;
+}

@@ -1,0 +1,90 @@
+import { hostname } from 'node:os';
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Settings } from '../config/settings.js';
+import type { Logger } from '../src/logger.js';
+import type { PartitionSummary } from '../src/sync/run-options.js';
+import type { SyncEngine } from '../src/sync/sync-engine.js';
+import { type SchedulerSync, syncSchedulers } from './job-schedulers.js';
+import { jobNames, type SyncJobData, type SyncJobResult } from './sync-job.js';
+import { createSyncProcessor } from './sync-processor.js';
+import type { SyncQueue } from './sync-queue.js';
+
+export interface SyncWorkerOptions {
+  readonly settings: Settings;
+  readonly logger: Logger;
+  readonly engine: Pick<SyncEngine, 'run'>;
+  readonly queue: SyncQueue;
+  /** Shared by the queue and the partition locks; the worker opens its own blocking connection from it. */
+  readonly redis: Redis;
+  /** Told about every finished run and every retry (metrics). @default nothing */
+  readonly onRun?: (summary: PartitionSummary, data: SyncJobData) => void;
+  readonly onRetry?: (data: SyncJobData) => void;
+  /** Upsert the schedulers on start. @default true */
+  readonly schedule?: boolean;
+}
+
+export interface SyncWorker {
+  readonly worker: Worker<SyncJobData, SyncJobResult | { enqueued: string }, string>;
+  readonly schedulers: SchedulerSync | undefined;
+  /**
+   * Takes no new job, lets the running ones stop after their page in hand (they go back to waiting
+   * and resume from their checkpoint elsewhere), within `timeoutMs`; false when it had to force.
+   */
+  stop(timeoutMs: number): Promise<boolean>;
+}
+
+/** Upserts the schedulers and starts processing; the caller owns queue, Redis and engine. */
+export async function startSyncWorker(options: SyncWorkerOptions): Promise<SyncWorker> {
+  const { settings, logger, queue } = options;
+  const schedulers = options.schedule === false ? undefined : await syncSchedulers(queue, settings);
+  if (schedulers) logger.info({ ...schedulers }, 'job schedulers in place');
+  const stopping = new AbortController();
+  const processor = createSyncProcessor({ ...options, settings: settings.worker, stopping: stopping.signal });
+  const worker = new Worker<SyncJobData, SyncJobResult | { enqueued: string }, string>(
+    settings.worker.queueName,
+    processor,
+    {
+      connection: options.redis,
+      // Shown as the job's `processedBy` (Bull Board, status): which process runs a partition.
+      name: `${hostname()}:${process.pid}`,
+      prefix: settings.worker.queuePrefix,
+      concurrency: settings.worker.concurrency,
+      lockDuration: settings.worker.lockMs,
+      stalledInterval: settings.worker.lockMs,
+    },
+  );
+  watch(worker, options);
+  await worker.waitUntilReady();
+  return {
+    worker,
+    schedulers,
+    async stop(timeoutMs) {
+      stopping.abort(new Error('worker stopping'));
+      const closed = worker.close().then(() => true);
+      const timeout = new Promise<boolean>((resolve) => setTimeout(resolve, timeoutMs, false).unref());
+      if (await Promise.race([closed, timeout])) return true;
+      logger.warn({ timeoutMs }, 'graceful stop timed out; closing the worker by force');
+      await worker.close(true);
+      return false;
+    },
+  };
+}
+
+function watch(worker: SyncWorker['worker'], options: SyncWorkerOptions): void {
+  const { logger } = options;
+  worker.on('completed', (job, result) => {
+    if (job.name === jobNames.sync)
+      logger.info({ jobId: job.id, ...job.data, ...result }, 'sync job completed');
+  });
+  worker.on('failed', (job, error) => {
+    if (!job) return;
+    const willRetry = job.attemptsMade < (job.opts.attempts ?? 1) && error.name !== 'UnrecoverableError';
+    if (willRetry) options.onRetry?.(job.data);
+    logger.error(
+      { jobId: job.id, ...job.data, attempt: job.attemptsMade, willRetry, error: error.message },
+      'sync job failed',
+    );
+  });
+  worker.on('error', (error) => logger.error({ error: error.message }, 'worker error'));
+}

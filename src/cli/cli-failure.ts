@@ -1,0 +1,29 @@
+import { SettingsError } from '../../config/settings-error.js';
+import { StoreError } from '../store/errors.js';
+
+/** Exit codes of every command: 0 success, 1 a stream or job failed, 2 bad usage or configuration. */
+export const exitCodes = { ok: 0, failed: 1, usage: 2 } as const;
+
+/** A command-line mistake the user must fix (exit code 2). */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+const configurationCodes = new Set(['STORE_URL_INVALID', 'STORE_UNREACHABLE', 'MIGRATION_FAILED']);
+
+/**
+ * Runs a command's action and turns what it throws into one clear line on stderr and the exit code:
+ * 2 for configuration and usage, 1 for anything else. Nothing of a token is in these messages.
+ */
+export async function runCommand(name: string, action: () => Promise<number | undefined>): Promise<void> {
+  try {
+    process.exitCode = (await action()) ?? exitCodes.ok;
+  } catch (error) {
+    const usage =
+      error instanceof SettingsError ||
+      error instanceof UsageError ||
+      (error instanceof StoreError && configurationCodes.has(error.code));
+    process.stderr.write(`tms-sync ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = usage ? exitCodes.usage : exitCodes.failed;
+  }
+}

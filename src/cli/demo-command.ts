@@ -1,0 +1,93 @@
+import { rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import type { Command } from 'commander';
+import { defaultSettings, type Settings } from '../../config/settings.js';
+import { createLogger } from '../logger.js';
+import { createSimAdminClient } from '../sim/sim-admin-client.js';
+import { startSim } from '../sim/start-sim.js';
+import { createSyncEngine } from '../sync/sync-engine.js';
+import { exitCodes, runCommand } from './cli-failure.js';
+import { createProgressLine } from './progress-line.js';
+import { formatSummary } from './summary-table.js';
+import { allSucceeded, runWithSignals } from './sync-command.js';
+
+const demoFile = './data/demo.sqlite';
+
+/** Queries a BI user might start with, run against the demo store and printed with their answers. */
+const exampleQueries = [
+  `SELECT status, COUNT(*) AS invoices, ROUND(SUM(total_gross), 2) AS gross
+   FROM invoices WHERE deleted_at IS NULL GROUP BY status ORDER BY invoices DESC`,
+  `SELECT c.name AS client, COUNT(*) AS invoices, ROUND(SUM(i.total_gross - i.paid_amount), 2) AS open_amount
+   FROM invoices i JOIN clients c ON c.id = i.client_id
+   WHERE i.deleted_at IS NULL AND i.status = 'finalized' GROUP BY c.id ORDER BY open_amount DESC LIMIT 5`,
+  `SELECT operator_id, status, COUNT(*) AS tasks FROM tasks WHERE deleted_at IS NULL
+   GROUP BY operator_id, status ORDER BY operator_id, tasks DESC`,
+  `SELECT address_city AS city, COUNT(*) AS tasks, ROUND(SUM(cash_on_delivery), 2) AS cash_on_delivery
+   FROM tasks WHERE deleted_at IS NULL GROUP BY address_city ORDER BY tasks DESC LIMIT 5`,
+];
+
+export function registerDemoCommand(program: Command): void {
+  program
+    .command('demo')
+    .description(
+      `Start the simulator in-process, sync every stream into ${demoFile}, print a summary and example SQL.`,
+    )
+    .action(() => runCommand('demo', demo));
+}
+
+async function demo(): Promise<number> {
+  const sim = await startSim({ invoices: 2000, clients: 300, operators: 2, seed: 42 });
+  try {
+    const operators = Object.keys(
+      (await createSimAdminClient({ url: sim.url }).truth('settings')).settings ?? {},
+    );
+    rmSync(demoFile, { force: true });
+    rmSync(`${demoFile}-wal`, { force: true });
+    rmSync(`${demoFile}-shm`, { force: true });
+    const settings: Settings = {
+      ...defaultSettings,
+      baseUrl: sim.url,
+      apiToken: sim.options.apiToken,
+      operators,
+      storeUrl: `sqlite:${demoFile}`,
+    };
+    process.stdout.write(`tms-sim running at ${sim.url}; syncing every stream into ${demoFile}\n\n`);
+    const engine = await createSyncEngine({ settings, logger: createLogger({ level: 'warn' }) });
+    const progress = createProgressLine();
+    const summaries = await runWithSignals((signal) =>
+      engine.run([], { trigger: 'cli', signal, onProgress: progress.update }).finally(progress.done),
+    ).finally(() => engine.close());
+    process.stdout.write(formatSummary(summaries));
+    process.stdout.write(
+      `\nThe store is a plain SQLite file: sqlite3 ${demoFile}\n\n${runExamples(demoFile)}`,
+    );
+    return allSucceeded(summaries) ? exitCodes.ok : exitCodes.failed;
+  } finally {
+    await sim.close();
+  }
+}
+
+function runExamples(file: string): string {
+  const db = new Database(file, { readonly: true });
+  try {
+    return exampleQueries
+      .map((query) => {
+        const sqlText = query.replace(/\s+/g, ' ');
+        const rows = db.prepare(query).all() as Record<string, unknown>[];
+        return `${sqlText};\n${formatRows(rows)}\n`;
+      })
+      .join('\n');
+  } finally {
+    db.close();
+  }
+}
+
+function formatRows(rows: Record<string, unknown>[]): string {
+  if (rows.length === 0) return '  (no rows)';
+  const header = Object.keys(rows[0]!);
+  const cells = rows.map((row) => header.map((name) => String(row[name] ?? '')));
+  const widths = header.map((name, i) => Math.max(name.length, ...cells.map((row) => row[i]!.length)));
+  return [header, ...cells]
+    .map((row) => `  ${row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')}`)
+    .join('\n');
+}

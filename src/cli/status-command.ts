@@ -1,0 +1,110 @@
+import type { Command } from 'commander';
+import { loadSettings } from '../../config/load-settings.js';
+import { streams } from '../../config/streams.js';
+import { openStore } from '../store/open-store.js';
+import type { Store, SyncRun } from '../store/store.js';
+import { runCommand } from './cli-failure.js';
+import { cliLogger } from './cli-logger.js';
+import { formatQueueStatus, readQueueStatus } from './queue-status.js';
+
+/** One line of `status`: what the store knows of a stream partition. */
+export interface StreamStatus {
+  readonly stream: string;
+  readonly partition: string;
+  readonly watermark: number | null;
+  /** A cycle was interrupted and will resume from its checkpoint. */
+  readonly cycleInProgress: boolean;
+  readonly lastRun: Omit<SyncRun, 'stream' | 'partition'> | null;
+  /** Seconds since the last run that succeeded; null before the first. */
+  readonly lagSeconds: number | null;
+}
+
+export function registerStatusCommand(program: Command): void {
+  program
+    .command('status')
+    .description('Per stream: watermark, last run (when, result, counts) and lag; with Redis: the queue.')
+    .option('--json', 'print JSON')
+    .action((flags: { json?: boolean }) =>
+      runCommand('status', async () => {
+        const settings = loadSettings();
+        const store = await openStore(settings.storeUrl, { logger: cliLogger(settings) });
+        try {
+          const [status, queue] = await Promise.all([
+            readStatus(store, new Date()),
+            readQueueStatus(settings),
+          ]);
+          process.stdout.write(
+            flags.json
+              ? `${JSON.stringify({ streams: status, queue }, null, 2)}\n`
+              : formatStatus(status) + formatQueueStatus(queue),
+          );
+        } finally {
+          await store.close();
+        }
+        return 0;
+      }),
+    );
+}
+
+/** Every catalogue stream, with each partition the store has seen (one empty line for a stream never run). */
+export async function readStatus(store: Store, now: Date): Promise<StreamStatus[]> {
+  const [states, runs, succeeded] = await Promise.all([
+    store.listStates(),
+    store.lastRuns(),
+    lastSuccesses(store),
+  ]);
+  const key = (stream: string, partition: string) => `${stream}\u0000${partition}`;
+  const partitions = new Map<string, { stream: string; partition: string }>();
+  for (const item of [...states, ...runs]) partitions.set(key(item.stream, item.partition), item);
+  for (const stream of Object.keys(streams)) {
+    if (![...partitions.values()].some((item) => item.stream === stream))
+      partitions.set(key(stream, ''), { stream, partition: '' });
+  }
+  return [...partitions.values()].map(({ stream, partition }) => {
+    const state = states.find((item) => item.stream === stream && item.partition === partition);
+    const run = runs.find((item) => item.stream === stream && item.partition === partition);
+    const success = succeeded.get(key(stream, partition));
+    return {
+      stream,
+      partition,
+      watermark: state?.watermark ?? null,
+      cycleInProgress: state?.cursor != null,
+      lastRun: run ? withoutScope(run) : null,
+      lagSeconds: success ? Math.round((now.getTime() - success.getTime()) / 1000) : null,
+    };
+  });
+}
+
+async function lastSuccesses(store: Store): Promise<Map<string, Date>> {
+  const out = new Map<string, Date>();
+  for (const run of await store.listRuns({ limit: 1000 })) {
+    const key = `${run.stream}\u0000${run.partition}`;
+    if (run.result === 'succeeded' && run.finishedAt && !out.has(key)) out.set(key, run.finishedAt);
+  }
+  return out;
+}
+
+function withoutScope({ stream: _stream, partition: _partition, ...run }: SyncRun) {
+  return run;
+}
+
+function formatStatus(status: readonly StreamStatus[]): string {
+  const header = ['stream', 'watermark', 'last run', 'result', 'records', 'lag'];
+  const rows = status.map((item) => [
+    item.partition ? `${item.stream}/${item.partition}` : item.stream,
+    item.watermark === null ? '' : `${item.watermark}${item.cycleInProgress ? ' (cycle in progress)' : ''}`,
+    item.lastRun ? item.lastRun.startedAt.toISOString() : 'never',
+    item.lastRun?.result ?? '',
+    item.lastRun ? String(item.lastRun.inserted + item.lastRun.updated) : '',
+    item.lagSeconds === null ? '' : `${item.lagSeconds}s`,
+  ]);
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
+  return `${[header, ...rows]
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
+}

@@ -1,0 +1,76 @@
+import Fastify from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Settings } from '../../config/settings.js';
+import type { SyncQueue } from '../../jobs/sync-queue.js';
+import type { Logger } from '../logger.js';
+import type { Store } from '../store/store.js';
+import { dashboardRoute } from './dashboard-route.js';
+import type { SyncMetrics } from './sync-metrics.js';
+import { webhookRoute } from './webhook-route.js';
+
+export interface OpsServerOptions {
+  readonly settings: Settings;
+  readonly queue: SyncQueue;
+  readonly redis: Pick<Redis, 'ping'>;
+  readonly store: Pick<Store, 'ping'>;
+  readonly metrics: SyncMetrics;
+  readonly logger: Logger;
+  /** Longest wait of one health check. @default 2000 */
+  readonly healthTimeoutMs?: number;
+}
+
+export interface OpsServer {
+  /** `http://host:port` it listens on (the real port when OPS_PORT is 0). */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The worker's ops HTTP server on OPS_HOST:OPS_PORT (127.0.0.1 by default): `/healthz`,
+ * `/metrics`, Bull Board at `/admin/queues` when OPS_DASHBOARD_TOKEN is set, and
+ * `POST /webhooks/tms` when TMS_WEBHOOK_SECRET is set.
+ */
+export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
+  const { settings, queue, metrics } = options;
+  // Requests are logged at info by fastify; the ops server only reports its problems.
+  const app = Fastify({ loggerInstance: options.logger.child({ component: 'ops' }, { level: 'warn' }) });
+  app.get('/healthz', async (_request, reply) => {
+    const checks = await healthChecks(options);
+    const healthy = Object.values(checks).every((check) => check === 'ok');
+    return reply.code(healthy ? 200 : 503).send({ status: healthy ? 'ok' : 'unavailable', checks });
+  });
+  app.get('/metrics', async (_request, reply) =>
+    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
+  const { dashboardToken, webhookSecret } = settings.worker;
+  if (dashboardToken) await app.register(dashboardRoute, { queue, token: dashboardToken });
+  if (webhookSecret) await app.register(webhookRoute, { settings, queue, secret: webhookSecret });
+  await app.listen({ host: settings.opsHost, port: settings.opsPort });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : settings.opsPort;
+  const host = settings.opsHost.includes(':') ? `[${settings.opsHost}]` : settings.opsHost;
+  return { url: `http://${host}:${port}`, close: () => app.close() };
+}
+
+async function healthChecks(options: OpsServerOptions): Promise<Record<'redis' | 'store', string>> {
+  const timeoutMs = options.healthTimeoutMs ?? 2000;
+  const check = async (probe: () => Promise<unknown>) => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      await Promise.race([probe(), timeout]);
+      return 'ok';
+    } catch (error) {
+      return (error as Error).message;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  const [redis, store] = await Promise.all([
+    check(() => options.redis.ping()),
+    check(() => options.store.ping()),
+  ]);
+  return { redis, store };
+}

@@ -1,0 +1,101 @@
+import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import type { StoreDatabase } from './database.js';
+import { StreamUsageError } from './errors.js';
+import { type StoreContext, streamDb } from './store-context.js';
+import type { StreamTable } from './stream-tables.js';
+
+/**
+ * The child queue: parents whose children a child stream must refresh. A parent's page (through
+ * the dialect's `enqueueParents`, on the hot path) or a pass marking parents missing queues their
+ * ids in its own transaction, so no change is lost between the parent's run and the child's. A
+ * child run takes a batch (`taken_at` set) and acks it when done; queueing a parent again clears
+ * `taken_at`, so an ack never drops a change that arrived while the batch was being worked on.
+ */
+
+/** Queues the parent rows `where` selects (e.g. the rows a pass is about to mark missing), in SQL. */
+export async function enqueueWhere(
+  db: Kysely<StoreDatabase>,
+  children: readonly string[],
+  parent: StreamTable,
+  where: Expression<SqlBool>,
+  now: Date,
+): Promise<void> {
+  for (const stream of children) {
+    await db
+      .insertInto('child_queue')
+      .columns(['stream', 'parent_id', 'queued_at', 'taken_at'])
+      .expression(
+        streamDb(db)
+          .selectFrom(parent.name)
+          .select([
+            sql.lit(stream).as('stream'),
+            'id',
+            sql.val(now.toISOString()).as('queued_at'),
+            sql.lit(null).as('taken_at'),
+          ])
+          .where(where),
+      )
+      .onConflict((oc) =>
+        oc.columns(['stream', 'parent_id']).doUpdateSet({ queued_at: now.toISOString(), taken_at: null }),
+      )
+      .execute();
+  }
+}
+
+/** Queues every row of the parent stream, live or deleted (`--full`, `--reconcile`). */
+export async function enqueueAllParents(context: StoreContext, child: string, parent: string): Promise<void> {
+  const table = unscopedParent(context, child, parent);
+  await enqueueWhere(context.dialect.db, [child], table, sql<SqlBool>`true`, new Date());
+}
+
+/** The next queued parents in id order, after `after`; marks them taken. */
+export async function pendingParents(
+  context: StoreContext,
+  child: string,
+  options: { limit: number; after?: string | undefined },
+): Promise<string[]> {
+  context.table(child);
+  return context.dialect.db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom('child_queue')
+      .select('parent_id')
+      .where('stream', '=', child)
+      .$if(options.after !== undefined, (q) => q.where('parent_id', '>', options.after!))
+      .orderBy('parent_id')
+      .limit(options.limit)
+      .execute();
+    const ids = rows.map((row) => row.parent_id);
+    if (ids.length > 0) {
+      await trx
+        .updateTable('child_queue')
+        .set({ taken_at: new Date().toISOString() })
+        .where('stream', '=', child)
+        .where('parent_id', 'in', ids)
+        .execute();
+    }
+    return ids;
+  });
+}
+
+/** Removes parents whose children were refreshed, unless they were queued again since they were taken. */
+export async function ackParents(
+  context: StoreContext,
+  child: string,
+  parentIds: readonly string[],
+): Promise<void> {
+  for (let start = 0; start < parentIds.length; start += 1000) {
+    await context.dialect.db
+      .deleteFrom('child_queue')
+      .where('stream', '=', child)
+      .where('parent_id', 'in', parentIds.slice(start, start + 1000))
+      .where('taken_at', 'is not', null)
+      .execute();
+  }
+}
+
+function unscopedParent(context: StoreContext, child: string, parent: string): StreamTable {
+  context.table(child);
+  const table = context.table(parent);
+  if (table.scopeColumn) throw new StreamUsageError(parent, 'a parent stream must be unscoped');
+  return table;
+}

@@ -1,0 +1,80 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** A timestamp: written as ISO 8601 text; read back as text (SQLite) or Date (PostgreSQL). */
+type Timestamp = ColumnType<string | Date, string, string>;
+
+/** JSON: written as text; read back as text (SQLite) or parsed (PostgreSQL JSONB). */
+type Json = ColumnType<unknown, string | null, string | null>;
+
+/** A count or id: int8 in PostgreSQL, parsed to number by the dialect. */
+type Int = ColumnType<number, number, number>;
+
+export interface SyncStateTable {
+  stream: string;
+  partition: string;
+  watermark: number | null;
+  cursor: string | null;
+  cycle_max_sequence: number | null;
+  strategy_state: Json;
+  version: Int;
+  updated_at: Timestamp;
+}
+
+export interface SyncRunsTable {
+  id: Generated<number>;
+  stream: string;
+  partition: string;
+  trigger: string;
+  started_at: Timestamp;
+  finished_at: ColumnType<string | Date | null, string | null, string | null>;
+  pages: Int;
+  inserted: Int;
+  updated: Int;
+  deleted: Int;
+  rejected: Int;
+  result: string;
+  error: string | null;
+}
+
+export interface RejectedRecordsTable {
+  id: Generated<number>;
+  run_id: number | null;
+  stream: string;
+  scope: string | null;
+  record_key: string | null;
+  reason: string;
+  data: string;
+  rejected_at: Timestamp;
+}
+
+/** Parents whose children need a refresh, per child stream; `taken_at` is set while a run works on one. */
+export interface ChildQueueTable {
+  stream: string;
+  parent_id: string;
+  queued_at: Timestamp;
+  taken_at: ColumnType<string | Date | null, string | null, string | null>;
+}
+
+/**
+ * A stream table as the shared code sees it: the fixed columns, plus the scope column and typed
+ * columns, which only the catalogue knows (hence the index signature).
+ */
+export interface StreamTableRow {
+  id: string;
+  data: Json;
+  sequence: number | null;
+  synced_at: Timestamp;
+  deleted_at: ColumnType<string | Date | null, string | null, string | null>;
+  deleted_reason: string | null;
+  [column: string]: unknown;
+}
+
+/** The bookkeeping tables, typed; stream tables are reached through `StreamTables`. */
+export interface StoreDatabase {
+  sync_state: SyncStateTable;
+  sync_runs: SyncRunsTable;
+  rejected_records: RejectedRecordsTable;
+  child_queue: ChildQueueTable;
+}
+
+export type StreamTables = Record<string, StreamTableRow>;

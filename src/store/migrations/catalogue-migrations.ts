@@ -1,0 +1,34 @@
+import type { Migration } from 'kysely';
+import type { SqlTypes } from '../store-dialect.js';
+import type { StreamTable } from '../stream-tables.js';
+import { bookkeepingMigration, childQueueMigration } from './bookkeeping-migration.js';
+import { addColumnMigration, createStreamTableMigration } from './stream-table-migrations.js';
+
+/**
+ * Every migration the store knows, by name. The names are the rule that turns a catalogue change
+ * into a migration (docs/store.md):
+ * - `0001-bookkeeping`, `0002-child-queue`: static, numbered; a later bookkeeping change is `0003-...`;
+ * - `stream-<stream>`: the table of a stream with its fixed columns (adding a stream adds it);
+ * - `stream-<stream>-column-<column>`: one typed column (adding a column adds it; it is backfilled).
+ * A name sorts before its table's column names, so a new stream's table exists before its columns.
+ * Names that ran before but left the catalogue (a removed stream or column) stay as no-ops: their
+ * table or column remains in the database, unwritten, for whoever still reads it.
+ */
+export function catalogueMigrations(
+  tables: Iterable<StreamTable>,
+  types: SqlTypes,
+  executed: readonly string[],
+): Record<string, Migration> {
+  const migrations: Record<string, Migration> = {
+    '0001-bookkeeping': bookkeepingMigration(types),
+    '0002-child-queue': childQueueMigration(types),
+  };
+  for (const table of tables) {
+    migrations[`stream-${table.name}`] = createStreamTableMigration(table, types);
+    for (const column of table.columns) {
+      migrations[`stream-${table.name}-column-${column.name}`] = addColumnMigration(table, column, types);
+    }
+  }
+  for (const name of executed) migrations[name] ??= { up: async () => {} };
+  return migrations;
+}

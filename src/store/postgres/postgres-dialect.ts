@@ -1,0 +1,41 @@
+import { userInfo } from 'node:os';
+import type { Logger } from '../../logger.js';
+import type { StoreDialect } from '../store-dialect.js';
+import { enqueuePostgresParents } from './postgres-child-queue.js';
+import { loadPostgresIdSet } from './postgres-id-set.js';
+import { createPostgresKysely } from './postgres-kysely.js';
+import { postgresTypes } from './postgres-types.js';
+import { createPostgresPageUpsert } from './postgres-upsert.js';
+
+export interface PostgresDialectOptions {
+  /** A `postgres://` URL. */
+  readonly url: string;
+  /** Connections in the pool. @default 10 */
+  readonly poolSize?: number;
+  readonly logger?: Logger | undefined;
+}
+
+/** Opens a pg Pool (lazily: the first query connects). */
+export function openPostgresDialect(options: PostgresDialectOptions): StoreDialect {
+  const db = createPostgresKysely({
+    connectionString: withDefaultUser(options.url),
+    poolSize: options.poolSize ?? 10,
+    logger: options.logger,
+  });
+  return {
+    name: 'postgres',
+    db,
+    types: postgresTypes,
+    createPageUpsert: (table) => createPostgresPageUpsert(table),
+    enqueueParents: enqueuePostgresParents,
+    loadIdSet: (trx, values) => loadPostgresIdSet(trx, values),
+  };
+}
+
+/** Like libpq (psql): without a user in the URL or PGUSER, connect as the OS user (pg would send none). */
+function withDefaultUser(value: string): string {
+  const url = new URL(value);
+  if (url.username !== '' || process.env.PGUSER || process.env.USER) return value;
+  url.username = userInfo().username;
+  return url.toString();
+}

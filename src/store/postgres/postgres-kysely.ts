@@ -1,0 +1,34 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Logger } from '../../logger.js';
+import type { StoreDatabase } from '../database.js';
+
+const int8 = 20;
+const date = 1082;
+
+/**
+ * Type parsers for this pool only (pg's global parsers would leak into other code): int8 to number,
+ * as sequences, counts and ids stay below 2^53; dates as the `YYYY-MM-DD` text they are, not local midnight.
+ */
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === int8) return (value: string) => Number(value);
+    if (oid === date) return (value: string) => value;
+    return pg.types.getTypeParser(oid, format);
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+export interface PostgresPoolOptions {
+  readonly connectionString: string;
+  readonly poolSize: number;
+  readonly logger?: Logger | undefined;
+}
+
+/** Kysely on a pg Pool; an idle client's error is logged, not thrown (it would crash the process). */
+export function createPostgresKysely(options: PostgresPoolOptions): Kysely<StoreDatabase> {
+  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.poolSize, types });
+  pool.on('error', (error) =>
+    options.logger?.warn({ err: error }, 'store: idle PostgreSQL connection failed'),
+  );
+  return new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
+}

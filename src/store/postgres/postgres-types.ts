@@ -1,0 +1,20 @@
+import type { SqlTypes } from '../store-dialect.js';
+
+/** PostgreSQL: JSONB data, timestamptz, native booleans and dates, bigint sequences and ids. */
+export const postgresTypes: SqlTypes = {
+  json: 'jsonb',
+  timestamp: 'timestamptz',
+  bigint: 'bigint',
+  serialId: { type: 'bigint', build: (column) => column.primaryKey().generatedByDefaultAsIdentity() },
+  typed: {
+    text: 'text',
+    integer: 'integer',
+    bigint: 'bigint',
+    real: 'double precision',
+    boolean: 'boolean',
+    timestamp: 'timestamptz',
+    date: 'date',
+  },
+  encode: (value) => value,
+  decodeJson: (value) => value ?? null,
+};

@@ -1,0 +1,109 @@
+import { sql } from 'kysely';
+import type { LiveBatchOptions, RowFilter, StoredRow } from './store.js';
+import { type StoreContext, scopeValue, streamDb } from './store-context.js';
+import type { DeleteReason } from './store-dialect.js';
+import { decodeColumn, toStoredDate } from './stored-values.js';
+import type { StreamTable } from './stream-tables.js';
+
+export async function countRows(
+  context: StoreContext,
+  stream: string,
+  filter: RowFilter = {},
+): Promise<number> {
+  const table = context.table(stream);
+  const row = await filtered(context, table, filter)
+    .select((eb) => eb.fn.countAll<number | bigint | string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function liveKeys(
+  context: StoreContext,
+  stream: string,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  const table = context.table(stream);
+  scopeValue(table, undefined);
+  const live = new Set<string>();
+  for (let start = 0; start < ids.length; start += 1000) {
+    const rows = await filtered(context, table, { live: true })
+      .select('id')
+      .where('id', 'in', ids.slice(start, start + 1000))
+      .execute();
+    for (const row of rows) live.add(row.id as string);
+  }
+  return live;
+}
+
+/** Every row matching the filter, ordered by scope and id (for tests and comparisons: it loads all). */
+export async function readRows(
+  context: StoreContext,
+  stream: string,
+  filter: RowFilter = {},
+): Promise<StoredRow[]> {
+  const table = context.table(stream);
+  const rows = await filtered(context, table, filter)
+    .selectAll()
+    .$if(table.scopeColumn !== null, (q) => q.orderBy(sql.ref(table.scopeColumn!)))
+    .orderBy('id')
+    .execute();
+  const { decodeJson } = context.dialect.types;
+  return rows.map((row) => ({
+    id: row.id as string,
+    scope: table.scopeColumn ? (row[table.scopeColumn] as string) : null,
+    data: decodeJson(row.data),
+    sequence: row.sequence as number | null,
+    syncedAt: toStoredDate(row.synced_at)!,
+    deletedAt: toStoredDate(row.deleted_at),
+    deletedReason: row.deleted_reason as DeleteReason | null,
+    columns: Object.fromEntries(table.columns.map((c) => [c.name, decodeColumn(c.type, row[c.name])])),
+  }));
+}
+
+/** Live ids in key order, by keyset pages: no cursor stays open, so the caller may write in between. */
+export async function* liveIds(
+  context: StoreContext,
+  stream: string,
+  options: LiveBatchOptions = {},
+): AsyncIterable<string[]> {
+  for await (const batch of liveBatches(context, stream, options, false)) yield batch.map((row) => row.id);
+}
+
+export function liveRecords(context: StoreContext, stream: string, options: LiveBatchOptions = {}) {
+  return liveBatches(context, stream, options, true);
+}
+
+async function* liveBatches(
+  context: StoreContext,
+  stream: string,
+  options: LiveBatchOptions,
+  withData: boolean,
+): AsyncIterable<Array<{ id: string; data: unknown }>> {
+  const table = context.table(stream);
+  const scope = scopeValue(table, options.scope);
+  const size = options.batchSize ?? 10_000;
+  const { decodeJson } = context.dialect.types;
+  let after: string | undefined;
+  for (;;) {
+    const rows = await filtered(context, table, { ...(scope === null ? {} : { scope }), live: true })
+      .select(withData ? ['id', 'data'] : ['id'])
+      .$if(after !== undefined, (q) => q.where('id', '>', after!))
+      .orderBy('id')
+      .limit(size)
+      .execute();
+    if (rows.length > 0)
+      yield rows.map((row) => ({ id: row.id, data: withData ? decodeJson(row.data) : undefined }));
+    if (rows.length < size) return;
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
+function filtered(context: StoreContext, table: StreamTable, filter: RowFilter) {
+  return streamDb(context.dialect.db)
+    .selectFrom(table.name)
+    .$if(filter.scope !== undefined && table.scopeColumn !== null, (q) =>
+      q.where(sql.ref(table.scopeColumn!), '=', filter.scope),
+    )
+    .$if(filter.live === true, (q) => q.where('deleted_at', 'is', null))
+    .$if(filter.live === false, (q) => q.where('deleted_at', 'is not', null));
+}

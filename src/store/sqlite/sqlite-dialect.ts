@@ -1,0 +1,32 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import type { StoreDialect } from '../store-dialect.js';
+import { createSqliteEnqueueParents } from './sqlite-child-queue.js';
+import { loadSqliteIdSet } from './sqlite-id-set.js';
+import { createSqliteKysely } from './sqlite-kysely.js';
+import { sqliteTypes } from './sqlite-types.js';
+import { createSqlitePageUpsert } from './sqlite-upsert.js';
+
+export interface SqliteDialectOptions {
+  /** File path, or `:memory:`; missing parent directories are created. */
+  readonly path: string;
+  /** How long a write waits for another process's lock. @default 5000 */
+  readonly busyTimeoutMs?: number;
+}
+
+/** Opens the SQLite file in WAL mode with synchronous=NORMAL (durable at page-transaction granularity). */
+export function openSqliteDialect(options: SqliteDialectOptions): StoreDialect {
+  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+  const database = new BetterSqlite3(options.path, { timeout: options.busyTimeoutMs ?? 5000 });
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  return {
+    name: 'sqlite',
+    db: createSqliteKysely(database),
+    types: sqliteTypes,
+    createPageUpsert: (table) => createSqlitePageUpsert(database, table),
+    enqueueParents: createSqliteEnqueueParents(database),
+    loadIdSet: async (_trx, values) => loadSqliteIdSet(database, values),
+  };
+}

@@ -1,0 +1,20 @@
+import type { SqlTypes } from '../store-dialect.js';
+
+/** SQLite: timestamps and dates as ISO 8601 text (UTC, so text order is time order), booleans as 0/1. */
+export const sqliteTypes: SqlTypes = {
+  json: 'text',
+  timestamp: 'text',
+  bigint: 'integer',
+  serialId: { type: 'integer', build: (column) => column.primaryKey().autoIncrement() },
+  typed: {
+    text: 'text',
+    integer: 'integer',
+    bigint: 'integer',
+    real: 'real',
+    boolean: 'integer',
+    timestamp: 'text',
+    date: 'text',
+  },
+  encode: (value) => (typeof value === 'boolean' ? Number(value) : value),
+  decodeJson: (value) => (typeof value === 'string' ? JSON.parse(value) : null),
+};

@@ -1,0 +1,63 @@
+import type { Kysely } from 'kysely';
+import type { StoreDatabase, StreamTables } from './database.js';
+import { StreamUsageError } from './errors.js';
+import { createRowMapper, type RowMapper } from './row-mapping.js';
+import type { PageUpsert, StoreDialect } from './store-dialect.js';
+import type { StreamTable } from './stream-tables.js';
+
+/** What every verb needs: the dialect, the stream tables, and per-stream parts built once. */
+export interface StoreContext {
+  readonly dialect: StoreDialect;
+  /** The stream's table; throws `StreamUsageError` for a stream the catalogue does not have. */
+  table(stream: string): StreamTable;
+  mapper(table: StreamTable): RowMapper;
+  /** Built on first use, after migrations created the table. */
+  upsert(table: StreamTable): PageUpsert;
+}
+
+export function createStoreContext(
+  dialect: StoreDialect,
+  tables: ReadonlyMap<string, StreamTable>,
+): StoreContext {
+  const mappers = new Map<string, RowMapper>();
+  const upserts = new Map<string, PageUpsert>();
+  return {
+    dialect,
+    table(stream) {
+      const table = tables.get(stream);
+      if (!table) throw new StreamUsageError(stream, 'not a stream of the catalogue');
+      return table;
+    },
+    mapper: (table) => cached(mappers, table.name, () => createRowMapper(table)),
+    upsert: (table) => cached(upserts, table.name, () => dialect.createPageUpsert(table)),
+  };
+}
+
+/**
+ * The scope value a verb works on: required for scoped streams, refused for the others, because a
+ * scoped row written without its scope (or the reverse) would silently land in the wrong place.
+ */
+export function scopeValue(table: StreamTable, scope: string | undefined): string | null {
+  if (table.scopeColumn === null) {
+    if (scope !== undefined)
+      throw new StreamUsageError(table.name, 'the stream has no scope, but one was given');
+    return null;
+  }
+  if (!scope)
+    throw new StreamUsageError(table.name, `the stream is scoped by ${table.scopeColumn}: give a scope`);
+  return scope;
+}
+
+/** Stream tables are named by the catalogue at run time, so queries on them use this looser view. */
+export function streamDb(db: Kysely<StoreDatabase>): Kysely<StreamTables> {
+  return db as unknown as Kysely<StreamTables>;
+}
+
+function cached<T>(cache: Map<string, T>, key: string, create: () => T): T {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = create();
+    cache.set(key, value);
+  }
+  return value;
+}

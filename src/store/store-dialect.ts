@@ -1,0 +1,79 @@
+import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Transaction } from 'kysely';
+import type { ColumnType } from '../../config/stream-definition.js';
+import type { ColumnValue } from './column-values.js';
+import type { StoreDatabase } from './database.js';
+import type { MappedRow } from './row-mapping.js';
+import type { StreamTable } from './stream-tables.js';
+
+/** Why a row is marked deleted (PRODUCT.md section 5). */
+export type DeleteReason = 'upstream' | 'snapshot_missing' | 'reconcile_missing' | 'parent_deleted';
+
+/** One page for one scope of one stream table, mapped and deduplicated by key. */
+export interface PageUpsertInput {
+  readonly scope: string | null;
+  readonly rows: readonly MappedRow[];
+  /** ISO 8601; becomes `synced_at` of every row written. */
+  readonly syncedAt: string;
+  /** Null for live records; set (with `deletedReason: 'upstream'`) for a `status=deleted` listing. */
+  readonly deletedAt: string | null;
+  readonly deletedReason: DeleteReason | null;
+}
+
+/** What a page upsert did, row by row; the four counts add up to the rows given. */
+export interface UpsertCounts {
+  readonly inserted: number;
+  readonly updated: number;
+  /** Same data, sequence and live state: the row was not rewritten. */
+  readonly unchanged: number;
+  /** The stored row has a higher sequence: the record was older and lost (invariant 5). */
+  readonly staleSkipped: number;
+}
+
+/** Upserts one page inside the caller's transaction; the guards live in the SQL. */
+export type PageUpsert = (trx: Transaction<StoreDatabase>, page: PageUpsertInput) => Promise<UpsertCounts>;
+
+/** A column type as Kysely's schema builder takes it. */
+export type DataTypeExpression = Parameters<CreateTableBuilder<string>['addColumn']>[1];
+
+/** Puts parent ids into `child_queue` for each child stream, inside the caller's transaction (per page: hot). */
+export type EnqueueParents = (
+  trx: Transaction<StoreDatabase>,
+  children: readonly string[],
+  parentIds: readonly string[],
+  queuedAt: string,
+) => Promise<void>;
+
+/** How each database spells the store's column types. */
+export interface SqlTypes {
+  readonly json: DataTypeExpression;
+  readonly timestamp: DataTypeExpression;
+  readonly bigint: DataTypeExpression;
+  /** The auto-numbered primary key of `sync_runs` and `rejected_records`. */
+  readonly serialId: {
+    readonly type: DataTypeExpression;
+    readonly build: (column: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
+  };
+  readonly typed: Readonly<Record<ColumnType, DataTypeExpression>>;
+  /** A typed column value as the driver binds it (SQLite has no booleans). */
+  encode(value: ColumnValue): unknown;
+  /** A JSON column as read back (text in SQLite, already parsed from JSONB by pg). */
+  decodeJson(value: unknown): unknown;
+}
+
+/** The temporary table `loadIdSet` fills: one text column `value`, unique, visible to the transaction only. */
+export const idSetTable = 'store_id_set';
+
+/**
+ * The seam between the shared store and one database: everything else is written once against
+ * Kysely. Both folders (`sqlite/`, `postgres/`) implement it with the same file set.
+ */
+export interface StoreDialect {
+  readonly name: 'sqlite' | 'postgres';
+  readonly db: Kysely<StoreDatabase>;
+  readonly types: SqlTypes;
+  /** The hot path: built once per table, its SQL prepared or cached once. */
+  createPageUpsert(table: StreamTable): PageUpsert;
+  enqueueParents: EnqueueParents;
+  /** Fills `idSetTable` with the values (any number: a million is fine), replacing its content. */
+  loadIdSet(trx: Transaction<StoreDatabase>, values: Iterable<string>): Promise<void>;
+}

@@ -1,0 +1,15 @@
+import type { ColumnType } from '../../config/stream-definition.js';
+
+/** A stored timestamp (ISO text in SQLite, Date from pg) as a Date, or null. */
+export function toStoredDate(value: unknown): Date | null {
+  if (value === null || value === undefined) return null;
+  return value instanceof Date ? value : new Date(String(value));
+}
+
+/** A typed column as read back, in the same form on both dialects (booleans, ISO timestamps, date text). */
+export function decodeColumn(type: ColumnType, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (type === 'boolean') return value === true || value === 1;
+  if (type === 'timestamp') return toStoredDate(value)!.toISOString();
+  return value;
+}

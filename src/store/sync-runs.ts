@@ -1,0 +1,94 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { StoreDatabase, SyncRunsTable } from './database.js';
+import type { FinishRunInput, RunResult, RunTrigger, StartRunInput, SyncRun } from './store.js';
+import { toStoredDate } from './stored-values.js';
+
+/** Records the start of a run (result `running`) and returns its id. */
+export async function startRun(db: Kysely<StoreDatabase>, input: StartRunInput): Promise<number> {
+  const row = await db
+    .insertInto('sync_runs')
+    .values({
+      stream: input.stream,
+      partition: input.partition ?? '',
+      trigger: input.trigger,
+      started_at: (input.now ?? new Date()).toISOString(),
+      pages: 0,
+      inserted: 0,
+      updated: 0,
+      deleted: 0,
+      rejected: 0,
+      result: 'running',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+export async function finishRun(
+  db: Kysely<StoreDatabase>,
+  runId: number,
+  input: FinishRunInput,
+): Promise<void> {
+  await db
+    .updateTable('sync_runs')
+    .set({
+      finished_at: (input.now ?? new Date()).toISOString(),
+      result: input.result,
+      error: input.error ?? null,
+      pages: input.pages,
+      inserted: input.inserted,
+      updated: input.updated,
+      deleted: input.deleted,
+      rejected: input.rejected,
+    })
+    .where('id', '=', runId)
+    .execute();
+}
+
+export async function listRuns(
+  db: Kysely<StoreDatabase>,
+  filter: { stream?: string; limit?: number } = {},
+): Promise<SyncRun[]> {
+  const rows = await db
+    .selectFrom('sync_runs')
+    .selectAll()
+    .$if(filter.stream !== undefined, (q) => q.where('stream', '=', filter.stream!))
+    .orderBy('id', 'desc')
+    .limit(filter.limit ?? 20)
+    .execute();
+  return rows.map(decodeRun);
+}
+
+export async function lastRuns(db: Kysely<StoreDatabase>): Promise<SyncRun[]> {
+  const rows = await db
+    .selectFrom('sync_runs')
+    .selectAll()
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('sync_runs')
+        .select((e) => e.fn.max('id').as('id'))
+        .groupBy(['stream', 'partition']),
+    )
+    .orderBy('stream')
+    .orderBy('partition')
+    .execute();
+  return rows.map(decodeRun);
+}
+
+function decodeRun(row: Selectable<SyncRunsTable>): SyncRun {
+  return {
+    id: Number(row.id),
+    stream: row.stream,
+    partition: row.partition,
+    trigger: row.trigger as RunTrigger,
+    startedAt: toStoredDate(row.started_at)!,
+    finishedAt: toStoredDate(row.finished_at),
+    pages: row.pages,
+    inserted: row.inserted,
+    updated: row.updated,
+    deleted: row.deleted,
+    rejected: row.rejected,
+    result: row.result as RunResult,
+    error: row.error,
+  };
+}

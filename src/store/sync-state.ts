@@ -1,0 +1,123 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { StoreDatabase, SyncStateTable } from './database.js';
+import { StateConflictError, WatermarkRegressionError } from './errors.js';
+import type { StateTransition, SyncState } from './store.js';
+import type { SqlTypes } from './store-dialect.js';
+import { toStoredDate } from './stored-values.js';
+
+/** The committed state of a stream partition; version 0 with nulls when it was never written. */
+export async function readState(
+  db: Kysely<StoreDatabase>,
+  types: SqlTypes,
+  stream: string,
+  partition = '',
+): Promise<SyncState> {
+  const row = await db
+    .selectFrom('sync_state')
+    .selectAll()
+    .where('stream', '=', stream)
+    .where('partition', '=', partition)
+    .executeTakeFirst();
+  return row ? decodeState(row, types) : emptyState(stream, partition);
+}
+
+export async function listStates(db: Kysely<StoreDatabase>, types: SqlTypes): Promise<SyncState[]> {
+  const rows = await db.selectFrom('sync_state').selectAll().orderBy('stream').orderBy('partition').execute();
+  return rows.map((row) => decodeState(row, types));
+}
+
+/**
+ * Applies a transition inside the caller's transaction (invariant 3) in one statement: the write
+ * only matches the row at `expectedVersion` (and, for a new watermark, one not above it), so of
+ * two runs that read the same version exactly one commits; the other's whole transaction rolls
+ * back with `StateConflictError`. Only a refused write reads the row again, to say why.
+ */
+export async function applyTransition(
+  trx: Kysely<StoreDatabase>,
+  types: SqlTypes,
+  transition: StateTransition,
+  now: Date,
+): Promise<SyncState> {
+  const { stream, expectedVersion, watermark } = transition;
+  const partition = transition.partition ?? '';
+  const values = {
+    ...(watermark === undefined ? {} : { watermark }),
+    ...(transition.cursor === undefined ? {} : { cursor: transition.cursor }),
+    ...(transition.cycleMaxSequence === undefined ? {} : { cycle_max_sequence: transition.cycleMaxSequence }),
+    ...(transition.strategyState === undefined ? {} : { strategy_state: jsonText(transition.strategyState) }),
+    version: expectedVersion + 1,
+    updated_at: now.toISOString(),
+  };
+  const row =
+    expectedVersion === 0
+      ? await trx
+          .insertInto('sync_state')
+          .values({ stream, partition, ...values })
+          .onConflict((oc) => oc.columns(['stream', 'partition']).doNothing())
+          .returningAll()
+          .executeTakeFirst()
+      : await trx
+          .updateTable('sync_state')
+          .set(values)
+          .where('stream', '=', stream)
+          .where('partition', '=', partition)
+          .where('version', '=', expectedVersion)
+          .$if(watermark === null, (q) => q.where('watermark', 'is', null))
+          .$if(typeof watermark === 'number', (q) =>
+            q.where((eb) => eb.or([eb('watermark', 'is', null), eb('watermark', '<=', watermark!)])),
+          )
+          .returningAll()
+          .executeTakeFirst();
+  if (row) return decodeState(row, types);
+  const current = await readState(trx, types, stream, partition);
+  if (current.version !== expectedVersion)
+    throw new StateConflictError(stream, partition, expectedVersion, current.version);
+  throw new WatermarkRegressionError(stream, partition, current.watermark!, watermark ?? null);
+}
+
+/** Forgets watermark, checkpoint and strategy state; the version moves, so a run in flight conflicts. */
+export async function resetState(db: Kysely<StoreDatabase>, stream: string, now: Date): Promise<number> {
+  const result = await db
+    .updateTable('sync_state')
+    .set((eb) => ({
+      watermark: null,
+      cursor: null,
+      cycle_max_sequence: null,
+      strategy_state: null,
+      version: eb('version', '+', 1),
+      updated_at: now.toISOString(),
+    }))
+    .where('stream', '=', stream)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+function emptyState(stream: string, partition: string): SyncState {
+  return {
+    stream,
+    partition,
+    watermark: null,
+    cursor: null,
+    cycleMaxSequence: null,
+    strategyState: null,
+    version: 0,
+    updatedAt: null,
+  };
+}
+
+function jsonText(value: unknown): string | null {
+  return value === null ? null : JSON.stringify(value);
+}
+
+function decodeState(row: Selectable<SyncStateTable>, types: SqlTypes): SyncState {
+  return {
+    stream: row.stream,
+    partition: row.partition,
+    watermark: row.watermark,
+    cursor: row.cursor,
+    cycleMaxSequence: row.cycle_max_sequence,
+    strategyState: types.decodeJson(row.strategy_state),
+    version: row.version,
+    updatedAt: toStoredDate(row.updated_at),
+  };
+}

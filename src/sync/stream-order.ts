@@ -1,0 +1,36 @@
+import type { StreamDefinition } from '../../config/stream-definition.js';
+import { type StreamName, streams } from '../../config/streams.js';
+
+const catalogue: Readonly<Record<string, StreamDefinition>> = streams;
+
+/** The streams whose rows are refreshed per changed record of `parent` (child strategy). */
+export function childStreamsOf(parent: string): string[] {
+  return Object.entries(catalogue)
+    .filter(([, definition]) => definition.strategy === 'child' && definition.parent === parent)
+    .map(([name]) => name);
+}
+
+/** The streams a stream reads from the store: its parent, or the stream whose rows supply its ids. */
+export function dependenciesOf(stream: string): string[] {
+  const definition = catalogue[stream];
+  if (definition?.strategy === 'child') return [definition.parent];
+  if (definition?.strategy === 'snapshot' && definition.idsFrom) return [definition.idsFrom.stream];
+  return [];
+}
+
+/** The named streams, each after the streams it depends on (catalogue order otherwise). */
+export function inRunOrder(names: readonly string[]): StreamName[] {
+  const wanted = new Set(names);
+  const ordered: string[] = [];
+  const visit = (name: string): void => {
+    if (ordered.includes(name)) return;
+    for (const dependency of dependenciesOf(name)) if (wanted.has(dependency)) visit(dependency);
+    ordered.push(name);
+  };
+  for (const name of Object.keys(catalogue)) if (wanted.has(name)) visit(name);
+  return ordered as StreamName[];
+}
+
+export function isStreamName(name: string): name is StreamName {
+  return Object.hasOwn(catalogue, name);
+}

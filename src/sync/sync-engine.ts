@@ -1,0 +1,82 @@
+import type { Settings } from '../../config/settings.js';
+import { SettingsError } from '../../config/settings-error.js';
+import { type StreamName, streams } from '../../config/streams.js';
+import { createTmsClient, type TmsClient } from '../client/index.js';
+import type { Logger } from '../logger.js';
+import { openStore } from '../store/open-store.js';
+import type { Store } from '../store/store.js';
+import type { EngineContext } from './engine-context.js';
+import type { PartitionSummary, RunOptions } from './run-options.js';
+import { runStream } from './run-stream.js';
+import { inRunOrder, isStreamName } from './stream-order.js';
+
+export interface SyncEngineOptions {
+  readonly settings: Settings;
+  readonly logger: Logger;
+  /** An open store to use instead of opening `settings.storeUrl`. @default opened from settings */
+  readonly store?: Store;
+  /** @default () => new Date() */
+  readonly now?: () => Date;
+}
+
+/** The one engine that `sync`, `demo` and the worker's jobs run. */
+export interface SyncEngine {
+  readonly context: EngineContext;
+  /** Runs the named streams (all when empty) once, parents before children. */
+  run(names: readonly string[], options?: RunOptions): Promise<PartitionSummary[]>;
+  close(): Promise<void>;
+}
+
+/** Opens the client and the store from settings; fails with a SettingsError naming what is missing. */
+export async function createSyncEngine(options: SyncEngineOptions): Promise<SyncEngine> {
+  const { settings, logger } = options;
+  const client = createClient(settings, logger);
+  let store: Store;
+  try {
+    store = options.store ?? (await openStore(settings.storeUrl, { logger }));
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  const context: EngineContext = { client, store, settings, logger, now: options.now ?? (() => new Date()) };
+  return {
+    context,
+    async run(names, runOptions = {}) {
+      const summaries: PartitionSummary[] = [];
+      for (const stream of resolveStreams(names)) {
+        if (runOptions.signal?.aborted) break;
+        summaries.push(...(await runStream(context, stream, runOptions)));
+      }
+      return summaries;
+    },
+    async close() {
+      await client.close();
+      if (!options.store) await store.close();
+    },
+  };
+}
+
+/** Stream names checked against the catalogue (all of them when none are named), in run order. */
+export function resolveStreams(names: readonly string[]): StreamName[] {
+  const unknown = names.filter((name) => !isStreamName(name));
+  if (unknown.length > 0) {
+    throw new SettingsError(
+      'stream',
+      `unknown stream ${unknown.join(', ')}; known: ${Object.keys(streams).join(', ')}`,
+    );
+  }
+  return inRunOrder(names.length > 0 ? names : Object.keys(streams));
+}
+
+function createClient(settings: Settings, logger: Logger): TmsClient {
+  if (!settings.baseUrl) throw new SettingsError('TMS_BASE_URL', 'required: the TMS base URL');
+  if (!settings.apiToken)
+    throw new SettingsError('TMS_API_TOKEN', 'required: the API token for the login operation');
+  return createTmsClient({
+    baseUrl: settings.baseUrl,
+    apiToken: settings.apiToken,
+    loginPath: settings.loginPath,
+    driverToken: settings.driverToken,
+    logger,
+  });
+}

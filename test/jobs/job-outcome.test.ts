@@ -1,0 +1,171 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { SettingsError } from '../../config/settings-error.js';
+import { enqueueRun } from '../../jobs/enqueue-run.js';
+import { classifyFailure } from '../../jobs/job-outcome.js';
+import { type SyncWorker, startSyncWorker } from '../../jobs/sync-worker.js';
+import { AuthError, HttpStatusError, NetworkError } from '../../src/client/errors.js';
+import { StateConflictError } from '../../src/store/errors.js';
+import { describeError } from '../../src/sync/run-stream.js';
+import { type FakeBehaviour, fakeEngine } from './support/fake-engine.js';
+import { eventually, type QueueFixture, queueFixture, silentLogger } from './support/queue-fixture.js';
+
+const rateLimited = () =>
+  new HttpStatusError('too many requests', {
+    status: 429,
+    retryAfterMs: 1500,
+    target: { method: 'GET', path: '/invoice/invoices/' },
+  });
+
+describe('classifyFailure', () => {
+  it.each([
+    ['a 429 with its Retry-After', rateLimited(), { kind: 'rate-limited', retryAfterMs: 1500 }],
+    ['a 5xx', new HttpStatusError('boom', { status: 503 }), { kind: 'transient' }],
+    ['a network failure', new NetworkError('reset', { mayHaveReachedServer: true }), { kind: 'transient' }],
+    [
+      'a refused API token',
+      new AuthError('TMS_AUTH_LOGIN_FAILED', 'refused', { status: 401 }),
+      { kind: 'unrecoverable' },
+    ],
+    ['a 400', new HttpStatusError('bad', { status: 400 }), { kind: 'unrecoverable' }],
+    ['a configuration error', new SettingsError('TMS_OPERATORS', 'missing'), { kind: 'unrecoverable' }],
+    ['a state conflict', new StateConflictError('invoices', '', 3, 4), { kind: 'conflict' }],
+    ['anything else', new TypeError('x is not a function'), { kind: 'transient' }],
+  ])('maps %s', (_what, error, expected) => {
+    expect(classifyFailure(error)).toMatchObject(expected);
+  });
+
+  it('reads the same kinds from the one-line form a run summary keeps', () => {
+    expect(classifyFailure(describeError(rateLimited()))).toMatchObject({ kind: 'rate-limited' });
+    expect(classifyFailure(describeError(rateLimited())).retryAfterMs).toBeUndefined();
+    expect(classifyFailure(describeError(new StateConflictError('invoices', '', 3, 4))).kind).toBe(
+      'conflict',
+    );
+    expect(
+      classifyFailure(describeError(new AuthError('TMS_AUTH_REJECTED', 'no', { status: 401 }))).kind,
+    ).toBe('unrecoverable');
+    expect(classifyFailure(describeError(new HttpStatusError('boom', { status: 502 }))).kind).toBe(
+      'transient',
+    );
+  });
+});
+
+describe('job outcomes in BullMQ', () => {
+  let fixture: QueueFixture;
+  let worker: SyncWorker | undefined;
+  afterEach(async () => {
+    await worker?.stop(5000);
+    worker = undefined;
+    await fixture?.cleanup();
+  });
+
+  async function run(behave: FakeBehaviour, env: NodeJS.ProcessEnv = {}) {
+    fixture = queueFixture({ JOB_ATTEMPTS: '3', ...env });
+    const engine = fakeEngine(behave);
+    worker = await startSyncWorker({
+      settings: fixture.settings,
+      logger: silentLogger,
+      engine,
+      queue: fixture.queue,
+      redis: fixture.connection(),
+      schedule: false,
+    });
+    const enqueued = await enqueueRun(fixture.queue, {
+      stream: 'invoices',
+      partition: '',
+      trigger: 'manual',
+    });
+    const job = async () => (await fixture.queue.getJob(enqueued.jobId))!;
+    return { engine, job };
+  }
+
+  it('pauses the whole queue for the Retry-After of a 429, counting no attempt', async () => {
+    const { engine, job } = await run((entry) =>
+      engine.runs.indexOf(entry) === 0
+        ? { result: 'failed', error: 'HttpStatusError [TMS_RATE_LIMITED]', cause: rateLimited() }
+        : {},
+    );
+    const ttl = await eventually(
+      async () => (await fixture.queue.getRateLimitTtl()) > 0 && fixture.queue.getRateLimitTtl(),
+      5000,
+      'the rate limit',
+    );
+    expect(ttl).toBeLessThanOrEqual(1500);
+    await enqueueRun(fixture.queue, { stream: 'clients', partition: '', trigger: 'manual' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(engine.runs.map((entry) => entry.stream)).toEqual(['invoices']);
+    await eventually(
+      async () => (await (await job()).getState()) === 'completed',
+      5000,
+      'the job after the pause',
+    );
+    expect(engine.runs[1]!.startedAt - engine.runs[0]!.startedAt).toBeGreaterThanOrEqual(1300);
+    expect((await job()).attemptsMade).toBe(1);
+  });
+
+  it('pauses for RATE_LIMIT_PAUSE_MS when the 429 carries no Retry-After', async () => {
+    const { engine } = await run(
+      (entry) =>
+        engine.runs.indexOf(entry) === 0
+          ? { result: 'failed', error: describeError(new HttpStatusError('slow down', { status: 429 })) }
+          : {},
+      { RATE_LIMIT_PAUSE_MS: '700' },
+    );
+    const ttl = await eventually(
+      async () => (await fixture.queue.getRateLimitTtl()) > 0 && fixture.queue.getRateLimitTtl(),
+      5000,
+      'the rate limit',
+    );
+    expect(ttl).toBeLessThanOrEqual(700);
+  });
+
+  it('fails a configuration error at once and keeps the job for inspection', async () => {
+    const { engine, job } = await run(() => ({
+      result: 'failed',
+      error: 'x',
+      cause: new SettingsError('TMS_OPERATORS', 'missing'),
+    }));
+    await eventually(async () => (await (await job()).getState()) === 'failed', 5000, 'the failed job');
+    expect(engine.runs).toHaveLength(1);
+    expect((await job()).failedReason).toContain('TMS_OPERATORS');
+  });
+
+  it('retries a transient failure with back-off until it succeeds', async () => {
+    const { engine, job } = await run((entry) =>
+      engine.runs.indexOf(entry) < 2
+        ? { result: 'failed', error: 'HttpStatusError [TMS_SERVER_ERROR] GET /x -> 503: boom' }
+        : {},
+    );
+    await eventually(async () => (await (await job()).getState()) === 'completed', 5000, 'the completed job');
+    expect(engine.runs).toHaveLength(3);
+    expect((await job()).attemptsMade).toBe(3);
+  });
+
+  it('completes without retry when another run moved the state', async () => {
+    const conflict = new StateConflictError('invoices', '', 3, 4);
+    const { engine, job } = await run(() => ({
+      result: 'failed',
+      error: describeError(conflict),
+      cause: conflict,
+    }));
+    await eventually(async () => (await (await job()).getState()) === 'completed', 5000, 'the completed job');
+    expect(engine.runs).toHaveLength(1);
+  });
+
+  it('hands a job stopped by the shutdown over to the next worker, counting no attempt', async () => {
+    const { engine, job } = await run(
+      (entry) =>
+        new Promise((resolve) => {
+          if (entry.options.signal?.aborted) resolve({ result: 'aborted', error: 'stopped' });
+          entry.options.signal?.addEventListener('abort', () =>
+            resolve({ result: 'aborted', error: 'stopped' }),
+          );
+        }),
+    );
+    await eventually(async () => (await (await job()).getState()) === 'active', 5000, 'the active job');
+    expect(await worker!.stop(5000)).toBe(true);
+    worker = undefined;
+    expect(await (await job()).getState()).toBe('delayed');
+    expect((await job()).attemptsMade).toBe(0);
+    expect(engine.runs).toHaveLength(1);
+  });
+});

@@ -1,0 +1,93 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SettingsError } from '../../config/settings-error.js';
+import { type SyncWorker, startSyncWorker } from '../../jobs/sync-worker.js';
+import { trigger } from '../../src/cli/trigger-command.js';
+import { fakeEngine, gate } from './support/fake-engine.js';
+import { eventually, type QueueFixture, queueFixture, silentLogger } from './support/queue-fixture.js';
+
+let fixture: QueueFixture;
+let worker: SyncWorker | undefined;
+let output: string[];
+beforeEach(() => {
+  output = [];
+  const capture = (chunk: string | Uint8Array) => {
+    output.push(String(chunk));
+    return true;
+  };
+  vi.spyOn(process.stdout, 'write').mockImplementation(capture);
+  vi.spyOn(process.stderr, 'write').mockImplementation(capture);
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await worker?.stop(5000);
+  worker = undefined;
+  await fixture?.cleanup();
+});
+
+async function startWorker(engine: ReturnType<typeof fakeEngine>) {
+  worker = await startSyncWorker({
+    settings: fixture.settings,
+    logger: silentLogger,
+    engine,
+    queue: fixture.queue,
+    redis: fixture.connection(),
+    schedule: false,
+  });
+}
+
+const wait = { wait: true, timeout: '20' };
+
+describe('tms-sync trigger', () => {
+  it('enqueues one manual job per partition and returns at once without --wait', async () => {
+    fixture = queueFixture({ TMS_OPERATORS: '1,2' });
+    expect(await trigger(fixture.settings, ['invoices', 'tasks'], { full: true, timeout: '20' })).toBe(0);
+    const jobs = await fixture.queue.getWaiting();
+    expect(jobs.map((job) => `${job.data.stream}/${job.data.partition}`).sort()).toEqual([
+      'invoices/',
+      'invoices/deleted',
+      'tasks/1',
+      'tasks/2',
+    ]);
+    expect(jobs.every((job) => job.data.trigger === 'manual' && job.data.full === true)).toBe(true);
+  });
+
+  it('with --wait, exits 0 when every run succeeded and 1 when one failed', async () => {
+    fixture = queueFixture({ JOB_ATTEMPTS: '1' });
+    await startWorker(
+      fakeEngine((run) =>
+        run.stream === 'clients'
+          ? { result: 'failed', error: 'SettingsError: broken' }
+          : { pages: 2, records: 10 },
+      ),
+    );
+    expect(await trigger(fixture.settings, ['invoices'], wait)).toBe(0);
+    expect(output.join('')).toMatch(/invoices\/deleted\s+succeeded/);
+    expect(await trigger(fixture.settings, ['invoices', 'clients'], wait)).toBe(1);
+    expect(output.join('')).toContain('clients: SettingsError: broken');
+  });
+
+  it('with --wait during an active run, follows the follow-up run that starts after the request', async () => {
+    fixture = queueFixture();
+    const release = gate();
+    const engine = fakeEngine(async (run) => {
+      if (engine.runs.indexOf(run) === 0) await release.wait;
+      return { records: engine.runs.indexOf(run) === 0 ? 1 : 2 };
+    });
+    await startWorker(engine);
+    expect(await trigger(fixture.settings, ['addressbook'], { timeout: '20' })).toBe(0);
+    await eventually(() => engine.runs.length === 1, 5000, 'the first run');
+    const waiting = trigger(fixture.settings, ['addressbook'], wait);
+    await eventually(() => output.join('').includes('follow-up'), 5000, 'the follow-up request');
+    release.open();
+    expect(await waiting).toBe(0);
+    expect(engine.runs).toHaveLength(2);
+    expect(output.join('')).toMatch(/addressbook\s+succeeded\s+0\s+2/);
+  });
+
+  it('refuses an unknown stream as a configuration error', async () => {
+    fixture = queueFixture();
+    await expect(trigger(fixture.settings, ['nope'], { timeout: '20' })).rejects.toBeInstanceOf(
+      SettingsError,
+    );
+  });
+});

@@ -1,0 +1,148 @@
+import { spawnSync } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type OpsServer, startOpsServer } from '../../src/ops/ops-server.js';
+import { createSyncMetrics, type SyncMetrics } from '../../src/ops/sync-metrics.js';
+import { signatureHeader, signBody } from '../../src/ops/webhook-signature.js';
+import { summaryOf } from '../jobs/support/fake-engine.js';
+import { type QueueFixture, queueFixture, silentLogger } from '../jobs/support/queue-fixture.js';
+
+let fixture: QueueFixture;
+let server: OpsServer | undefined;
+let metrics: SyncMetrics | undefined;
+afterEach(async () => {
+  await server?.close();
+  metrics?.close();
+  server = undefined;
+  await fixture?.cleanup();
+});
+
+const secret = 'webhook-secret';
+const dashboardToken = 'dashboard-token';
+
+async function start(storePing: () => Promise<void> = async () => undefined) {
+  fixture = queueFixture({
+    OPS_PORT: '0',
+    TMS_WEBHOOK_SECRET: secret,
+    OPS_DASHBOARD_TOKEN: dashboardToken,
+    TMS_OPERATORS: '7',
+  });
+  metrics = createSyncMetrics({
+    jobCounts: () => fixture.queue.getJobCounts(),
+    lags: async () => [{ stream: 'invoices', partition: '', lagSeconds: 42 }],
+  });
+  server = await startOpsServer({
+    settings: fixture.settings,
+    queue: fixture.queue,
+    redis: fixture.redis,
+    store: { ping: storePing },
+    metrics,
+    logger: silentLogger,
+  });
+  return server.url;
+}
+
+function postWebhook(url: string, body: string, signature?: string) {
+  return fetch(`${url}/webhooks/tms`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(signature ? { [signatureHeader]: signature } : {}) },
+    body,
+  });
+}
+
+describe('ops server', () => {
+  it('answers /healthz 200 when Redis and the store answer, 503 naming what does not', async () => {
+    let storeUp = true;
+    const url = await start(async () => {
+      if (!storeUp) throw new Error('database is down');
+    });
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    storeUp = false;
+    const response = await fetch(`${url}/healthz`);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({ checks: { redis: 'ok', store: 'database is down' } });
+  });
+
+  it('enqueues a webhook run of every partition of the named streams when the signature is right', async () => {
+    const url = await start();
+    const body = JSON.stringify({ streams: ['invoices', 'tasks'] });
+    const response = await postWebhook(url, body, signBody(secret, body));
+    expect(response.status).toBe(202);
+    const jobs = await fixture.queue.getWaiting();
+    expect(jobs.map((job) => `${job.data.stream}/${job.data.partition}`).sort()).toEqual([
+      'invoices/',
+      'invoices/deleted',
+      'tasks/7',
+    ]);
+    expect(jobs.every((job) => job.data.trigger === 'webhook')).toBe(true);
+  });
+
+  it('rejects a webhook with a bad or missing signature with 401 and enqueues nothing', async () => {
+    const url = await start();
+    const body = JSON.stringify({ streams: ['invoices'] });
+    expect((await postWebhook(url, body, signBody('wrong-secret', body))).status).toBe(401);
+    expect((await postWebhook(url, body, signBody(secret, `${body} `))).status).toBe(401);
+    expect((await postWebhook(url, body)).status).toBe(401);
+    expect(await fixture.queue.getWaitingCount()).toBe(0);
+  });
+
+  it('answers 400 to a signed webhook naming an unknown stream', async () => {
+    const url = await start();
+    const body = JSON.stringify({ streams: ['nope'] });
+    expect((await postWebhook(url, body, signBody(secret, body))).status).toBe(400);
+  });
+
+  it('keeps Bull Board behind the dashboard token', async () => {
+    const url = await start();
+    expect((await fetch(`${url}/admin/queues`)).status).toBe(401);
+    expect((await fetch(`${url}/admin/queues?token=wrong`)).status).toBe(401);
+    const withHeader = await fetch(`${url}/admin/queues`, {
+      headers: { authorization: `Bearer ${dashboardToken}` },
+    });
+    expect(withHeader.status).toBe(200);
+    expect(await withHeader.text()).toContain('<html');
+    const withQuery = await fetch(`${url}/admin/queues?token=${dashboardToken}`);
+    const cookie = withQuery.headers.get('set-cookie')!.split(';')[0]!;
+    const api = await fetch(`${url}/admin/queues/api/queues`, { headers: { cookie } });
+    expect(api.status).toBe(200);
+    expect(JSON.stringify(await api.json())).toContain(fixture.settings.worker.queueName);
+  });
+
+  it('serves Prometheus metrics that promtool accepts', async () => {
+    const url = await start();
+    metrics!.observeRun(
+      summaryOf(
+        { stream: 'invoices', partition: '' },
+        { pages: 3, inserted: 250, updated: 50, deleted: 2, durationMs: 1500 },
+      ),
+    );
+    metrics!.observeRetry('clients');
+    const response = await fetch(`${url}/metrics`);
+    expect(response.headers.get('content-type')).toContain('text/plain');
+    const text = await response.text();
+    expect(text).toContain('tms_sync_records_upserted_total{stream="invoices"} 300');
+    expect(text).toContain('tms_sync_records_deleted_total{stream="invoices"} 2');
+    expect(text).toContain('tms_sync_pages_total{stream="invoices"} 3');
+    expect(text).toContain('tms_sync_job_retries_total{stream="clients"} 1');
+    expect(text).toContain('tms_sync_watermark_lag_seconds{stream="invoices",partition=""} 42');
+    expect(text).toMatch(/tms_sync_queue_jobs\{state="waiting"\} 0/);
+    expect(text).toMatch(
+      /tms_sync_run_duration_seconds_bucket\{le="2",stream="invoices",result="succeeded"\} 1/,
+    );
+    expectValidExposition(text);
+  });
+});
+
+/** promtool when installed (apt package `prometheus`), else a strict line check of the text format. */
+function expectValidExposition(text: string): void {
+  const promtool = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+  if (!promtool.error) {
+    expect(promtool.stderr + promtool.stdout).toBe('');
+    expect(promtool.status).toBe(0);
+    return;
+  }
+  const sample =
+    /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\.)*",?)*\})? -?([0-9.e+-]+|NaN|\+Inf|-Inf)$/;
+  for (const line of text.trimEnd().split('\n')) {
+    if (!line.startsWith('# HELP ') && !line.startsWith('# TYPE ')) expect(line).toMatch(sample);
+  }
+}

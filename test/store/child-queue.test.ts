@@ -1,0 +1,64 @@
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/store.js';
+import { invoice, later, now, sequenceOf } from './records.js';
+import { dialects } from './store-fixture.js';
+
+describe.each(dialects)('child queue on $name', ({ fixture: createFixture }) => {
+  const fixture = createFixture();
+  let store: Store;
+
+  beforeEach(async () => {
+    store = await fixture.open();
+    return () => store.close();
+  });
+  afterAll(() => fixture.cleanup());
+
+  const children = ['invoice_lines', 'invoice_payments'];
+  const page = (ids: string[], extra: Partial<Parameters<Store['writePage']>[0]> = {}) =>
+    store.writePage({
+      stream: 'invoices',
+      records: ids.map((id, i) => invoice(id, i + 1)),
+      sequenceOf,
+      now,
+      runId: null,
+      enqueueChildren: children,
+      ...extra,
+    });
+
+  it('a parent page queues its keys for every child stream, in its transaction', async () => {
+    await page(['b', 'a']);
+    await expect(page(['c'], { state: { stream: 'invoices', expectedVersion: 5 } })).rejects.toThrow();
+    expect(await store.pendingParents('invoice_lines', { limit: 10 })).toEqual(['a', 'b']);
+    expect(await store.pendingParents('invoice_payments', { limit: 1 })).toEqual(['a']);
+    expect(await store.pendingParents('invoice_payments', { limit: 10, after: 'a' })).toEqual(['b']);
+  });
+
+  it('an ack dequeues the batch, but not a parent queued again while it was worked on', async () => {
+    await page(['a', 'b']);
+    const batch = await store.pendingParents('invoice_lines', { limit: 10 });
+    await page(['b'], { now: later });
+    await store.ackParents('invoice_lines', batch);
+    expect(await store.pendingParents('invoice_lines', { limit: 10 })).toEqual(['b']);
+  });
+
+  it('parents marked missing are queued; every parent can be queued; liveKeys tells the live ones', async () => {
+    await store.writePage({
+      stream: 'invoices',
+      records: [invoice('a', 1), invoice('b', 2), invoice('c', 3)],
+      sequenceOf,
+      now,
+      runId: null,
+    });
+    await store.markMissing({
+      stream: 'invoices',
+      seenIds: ['a', 'b'],
+      reason: 'reconcile_missing',
+      now,
+      enqueueChildren: ['invoice_lines'],
+    });
+    expect(await store.pendingParents('invoice_lines', { limit: 10 })).toEqual(['c']);
+    expect([...(await store.liveKeys('invoices', ['a', 'c', 'zz']))]).toEqual(['a']);
+    await store.enqueueAllParents('invoice_payments', 'invoices');
+    expect(await store.pendingParents('invoice_payments', { limit: 10 })).toEqual(['a', 'b', 'c']);
+  });
+});

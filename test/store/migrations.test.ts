@@ -1,0 +1,101 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { StreamDefinition } from '../../config/stream-definition.js';
+import { streams } from '../../config/streams.js';
+import { openStore } from '../../src/store/open-store.js';
+import { now } from './records.js';
+import { dialects } from './store-fixture.js';
+
+const tableNames = {
+  sqlite: "select name from sqlite_master where type = 'table'",
+  postgres: "select tablename as name from pg_tables where schemaname = 'public'",
+};
+const columnNames = {
+  sqlite: (table: string) => `select name from pragma_table_info('${table}')`,
+  postgres: (table: string) =>
+    `select column_name as name from information_schema.columns where table_name = '${table}'`,
+};
+
+describe.each(dialects)('migrations on $name', ({ fixture: createFixture }) => {
+  const fixture = createFixture();
+  afterAll(() => fixture.cleanup());
+
+  it('migrations are idempotent and create every catalogue table', async () => {
+    const url = await fixture.freshUrl();
+    const store = await openStore(url);
+    expect((await store.migrate()).applied).toEqual([]);
+    await store.close();
+    const reopened = await openStore(url);
+    expect((await reopened.migrate()).applied).toEqual([]);
+    await reopened.close();
+    const names = (await fixture.query<{ name: string }>(url, tableNames[fixture.dialect])).map(
+      (t) => t.name,
+    );
+    expect(names).toEqual(
+      expect.arrayContaining([...Object.keys(streams), 'sync_state', 'sync_runs', 'rejected_records']),
+    );
+    const taskColumns = (
+      await fixture.query<{ name: string }>(url, columnNames[fixture.dialect]('tasks'))
+    ).map((c) => c.name);
+    expect(taskColumns).toEqual(
+      expect.arrayContaining([
+        'id',
+        'operator_id',
+        'data',
+        'sequence',
+        'synced_at',
+        'deleted_at',
+        'deleted_reason',
+        ...Object.keys(streams.tasks.columns),
+      ]),
+    );
+  });
+
+  it('adding a stream or a column adds a migration, and a new column is filled from the stored data', async () => {
+    const url = await fixture.freshUrl();
+    const notes = {
+      strategy: 'sequence',
+      description: 'x',
+      path: '/n',
+      softDeletes: false,
+      record: 'invoice',
+      key: 'id',
+      columns: { title: { type: 'text', path: 'title' } },
+    } satisfies StreamDefinition;
+    const before = await openStore(url, { catalogue: { notes } });
+    await before.writePage({
+      stream: 'notes',
+      records: [
+        { id: 'n1', title: 'a', meta: { pinned: true, at: '2024-01-01T00:00:00+01:00' } },
+        { id: 'n2', title: 'b' },
+      ],
+      now,
+      runId: null,
+    });
+    await before.close();
+    const grown = {
+      notes: {
+        ...notes,
+        columns: {
+          ...notes.columns,
+          pinned: { type: 'boolean', path: 'meta.pinned' },
+          at: { type: 'timestamp', path: 'meta.at' },
+        },
+      },
+      labels: { ...notes, columns: {} },
+    } satisfies Record<string, StreamDefinition>;
+    const after = await openStore(url, { catalogue: grown, migrate: false });
+    expect((await after.migrate()).applied).toEqual([
+      'stream-labels',
+      'stream-notes-column-at',
+      'stream-notes-column-pinned',
+    ]);
+    expect((await after.readRows('notes')).map((r) => r.columns)).toEqual([
+      { title: 'a', pinned: true, at: '2023-12-31T23:00:00.000Z' },
+      { title: 'b', pinned: null, at: null },
+    ]);
+    await after.close();
+    const shrunk = await openStore(url, { catalogue: { notes } });
+    expect((await shrunk.migrate()).applied).toEqual([]);
+    await shrunk.close();
+  });
+});

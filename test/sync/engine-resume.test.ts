@@ -1,0 +1,56 @@
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/store.js';
+import { dialects, type StoreFixture } from '../store/store-fixture.js';
+import { differencesFromTruth } from '../support/compare-with-truth.js';
+import { type SyncSetup, startSyncSetup } from '../support/sync-setup.js';
+
+describe.each(dialects)('a sequence stream on $name', ({ fixture: makeFixture }) => {
+  const fixture: StoreFixture = makeFixture();
+  let store: Store;
+  let setup: SyncSetup;
+
+  beforeEach(async () => {
+    store = await fixture.open();
+    setup = await startSyncSetup(store, { invoices: 1000 });
+  });
+  afterEach(async () => {
+    await setup.close();
+    await store.close();
+  });
+  afterAll(() => fixture.cleanup());
+
+  it('resumes from the checkpoint after a run aborted mid-cycle and loses nothing', async () => {
+    const controller = new AbortController();
+    const aborted = await setup.engine.run(['invoices'], {
+      partition: '',
+      signal: controller.signal,
+      onProgress: (progress) => progress.pages === 3 && controller.abort(),
+    });
+    expect(aborted[0]?.result).toBe('aborted');
+    const checkpoint = await store.readState('invoices', '');
+    expect(checkpoint.cursor).not.toBeNull();
+    // The watermark is never ahead of the data: none before the cycle's last page.
+    expect(checkpoint.watermark).toBeNull();
+    expect(await store.countRows('invoices')).toBe(300);
+
+    const resumed = await setup.engine.run(['invoices'], { partition: '' });
+    expect(resumed[0]?.result).toBe('succeeded');
+    // The resumed run starts at the checkpoint: it fetches only the pages not yet committed.
+    expect(resumed[0]?.pages).toBe(7);
+    expect(await differencesFromTruth(store, await setup.admin.truth('invoices'), ['invoices'])).toEqual([]);
+  });
+
+  it('stores a record whose known fields have the wrong type in rejected_records and keeps the stream going', async () => {
+    await setup.engine.run(['invoices']);
+    await setup.admin.setOverride('invoices', '0000000005', { totals: 'not an object' });
+    const [live] = await setup.engine.run(['invoices'], { partition: '' });
+    expect(live?.result).toBe('succeeded');
+    expect(live?.rejected).toBe(1);
+    const rejected = await fixture.query<{ record_key: string; reason: string }>(
+      await fixture.url(),
+      'select record_key, reason from rejected_records',
+    );
+    expect(rejected).toEqual([expect.objectContaining({ record_key: '0000000005' })]);
+    expect(rejected[0]?.reason).toContain('/totals');
+  });
+});
