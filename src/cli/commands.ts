@@ -6,6 +6,7 @@ import { registerSimCommand } from './sim-command.js';
 import { registerStatusCommand } from './status-command.js';
 import { registerSyncCommand } from './sync-command.js';
 import { registerTriggerCommand } from './trigger-command.js';
+import { registerVerifyCommand } from './verify-command.js';
 import { registerWorkerCommand } from './worker-command.js';
 
 /** Every sub-command registers itself on the program; this list is the CLI's catalogue. */
@@ -18,4 +19,5 @@ export const commands: Array<(program: Command) => void> = [
   registerResetCommand,
   registerMigrateCommand,
   registerSimCommand,
+  registerVerifyCommand,
 ];

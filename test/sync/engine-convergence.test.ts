@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { differencesFromTruth } from '../../src/sim/verify/store-vs-truth.js';
 import type { Store } from '../../src/store/store.js';
 import type { PartitionSummary } from '../../src/sync/run-options.js';
 import { dialects, type StoreFixture } from '../store/store-fixture.js';
-import { differencesFromTruth } from '../support/compare-with-truth.js';
 import { type SyncSetup, startSyncSetup } from '../support/sync-setup.js';
 
 const failures = (summaries: readonly PartitionSummary[]) =>

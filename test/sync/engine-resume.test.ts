@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { differencesFromTruth } from '../../src/sim/verify/store-vs-truth.js';
 import type { Store } from '../../src/store/store.js';
 import { dialects, type StoreFixture } from '../store/store-fixture.js';
-import { differencesFromTruth } from '../support/compare-with-truth.js';
 import { type SyncSetup, startSyncSetup } from '../support/sync-setup.js';
 
 describe.each(dialects)('a sequence stream on $name', ({ fixture: makeFixture }) => {

@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { StreamDefinition } from '../../config/stream-definition.js';
-import { streams } from '../../config/streams.js';
-import type { StreamTruth } from '../../src/sim/stream-truth.js';
-import type { Store, StoredRow } from '../../src/store/store.js';
-import { keyReader } from '../../src/sync/record-keys.js';
+import type { StreamDefinition } from '../../../config/stream-definition.js';
+import { streams } from '../../../config/streams.js';
+import type { Store, StoredRow } from '../../store/store.js';
+import { keyReader } from '../../sync/record-keys.js';
+import type { StreamTruth } from '../stream-truth.js';
 
 const catalogue: Readonly<Record<string, StreamDefinition>> = streams;
 

@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import { loadSettings } from '../../config/load-settings.js';
+import { createSimAdminClient } from '../sim/sim-admin-client.js';
+import { differencesFromTruth } from '../sim/verify/store-vs-truth.js';
+import { openStore } from '../store/open-store.js';
+import { resolveStreams } from '../sync/sync-engine.js';
+import { exitCodes, runCommand } from './cli-failure.js';
+import { cliLogger } from './cli-logger.js';
+
+interface VerifyFlags {
+  simUrl: string;
+  adminToken: string;
+  show: string;
+}
+
+export function registerVerifyCommand(program: Command): void {
+  program
+    .command('verify')
+    .description(
+      "Compare the store with a running tms-sim's truth, stream by stream (a drill; needs the sim's admin token).",
+    )
+    .argument('[stream...]', 'streams to compare (default: all)')
+    .requiredOption('--sim-url <url>', 'base URL of the simulator')
+    .option('--admin-token <token>', 'the simulator admin token', 'dev-admin-token')
+    .option('--show <n>', 'differences to print per stream', '10')
+    .addHelpText('after', '\nExit code: 0 when the store equals the truth, 1 when it differs.')
+    .action((names: string[], flags: VerifyFlags) => runCommand('verify', () => verify(names, flags)));
+}
+
+async function verify(names: string[], flags: VerifyFlags): Promise<number> {
+  const settings = loadSettings();
+  const admin = createSimAdminClient({ url: flags.simUrl, adminToken: flags.adminToken });
+  const store = await openStore(settings.storeUrl, { logger: cliLogger(settings) });
+  let differing = 0;
+  try {
+    for (const stream of resolveStreams(names)) {
+      const differences = await differencesFromTruth(store, await admin.truth(stream), [stream]);
+      const rows = await store.countRows(stream, { live: true });
+      process.stdout.write(`${stream}: ${rows} live rows, ${differences.length} differences\n`);
+      for (const line of differences.slice(0, Number(flags.show))) process.stdout.write(`  ${line}\n`);
+      if (differences.length > 0) differing += 1;
+    }
+  } finally {
+    await store.close();
+  }
+  return differing === 0 ? exitCodes.ok : exitCodes.failed;
+}
