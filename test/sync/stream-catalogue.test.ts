@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { streams } from '../../config/streams.js';
+import { recordSchemas } from '../../schemas/index.js';
+import { childStreamsOf, dependenciesOf, inRunOrder } from '../../src/sync/stream-order.js';
+import { resolveStreams } from '../../src/sync/sync-engine.js';
+
+const names = Object.keys(streams);
+
+describe('the stream catalogue', () => {
+  it('names a record schema for every stream', () => {
+    for (const definition of Object.values(streams)) expect(recordSchemas).toHaveProperty(definition.record);
+  });
+
+  it('runs every stream after the streams it reads from', () => {
+    const order: string[] = inRunOrder(names);
+    for (const name of names) {
+      for (const dependency of dependenciesOf(name))
+        expect(order.indexOf(dependency)).toBeLessThan(order.indexOf(name));
+    }
+  });
+
+  it('runs a dependency first even when only the dependent is named after it', () => {
+    expect(inRunOrder(['goods', 'tasks'])).toEqual(['tasks', 'goods']);
+    expect(childStreamsOf('invoices')).toEqual(['invoice_lines', 'invoice_payments']);
+  });
+
+  it('refuses an unknown stream name, listing the known ones', () => {
+    expect(() => resolveStreams(['invoices', 'nope'])).toThrow(
+      /unknown stream nope; known: invoices, invoice_lines/,
+    );
+  });
+
+  it('is documented stream by stream in docs/streams.md', () => {
+    const doc = readFileSync(new URL('../../docs/streams.md', import.meta.url), 'utf8');
+    for (const name of names) expect(doc).toContain(`| \`${name}\` |`);
+  });
+});
