@@ -40,12 +40,10 @@ const unrecoverableCodes = new Set([
   'TMS_PAGINATION',
 ]);
 
-/**
- * Classifies a run's failure: the error object when there is one, else the one-line form that a
- * run summary keeps (`Name [CODE] ...: message`), whose name and code are stable.
- */
+/** Classifies a run's failure by the error's name, stable code, `retryable` and Retry-After. */
 export function classifyFailure(failure: unknown): Failure {
-  const facts = failure instanceof Error ? factsOfError(failure) : factsOfLine(String(failure));
+  const facts =
+    failure instanceof Error ? factsOfError(failure) : { name: '', code: '', message: String(failure) };
   const kind: FailureKind =
     facts.name === 'StateConflictError'
       ? 'conflict'
@@ -83,13 +81,9 @@ function factsOfError(error: Error): FailureFacts {
   };
 }
 
-function factsOfLine(line: string): FailureFacts {
-  return { name: /^\w+/.exec(line)?.[0] ?? '', code: /\[(\w+)\]/.exec(line)?.[1] ?? '', message: line };
-}
-
-/** The error of a failed partition run: the object once run summaries carry it, else its line. */
+/** The error of a failed partition run (its line when a summary came without the object). */
 export function failureOf(summary: PartitionSummary): unknown {
-  return (summary as PartitionSummary & { cause?: unknown }).cause ?? summary.error;
+  return summary.cause ?? summary.error;
 }
 
 export interface SettleContext {
@@ -148,6 +142,6 @@ async function throwFailure(ctx: SettleContext, failure: Failure): Promise<never
 
 /** The summary as the job's return value: without the error object, which JSON cannot carry. */
 function storable(summary: PartitionSummary): SyncJobResult {
-  const { cause: _cause, ...rest } = summary as PartitionSummary & { cause?: unknown };
+  const { cause: _cause, ...rest } = summary;
   return rest;
 }

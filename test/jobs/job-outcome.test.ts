@@ -33,20 +33,6 @@ describe('classifyFailure', () => {
   ])('maps %s', (_what, error, expected) => {
     expect(classifyFailure(error)).toMatchObject(expected);
   });
-
-  it('reads the same kinds from the one-line form a run summary keeps', () => {
-    expect(classifyFailure(describeError(rateLimited()))).toMatchObject({ kind: 'rate-limited' });
-    expect(classifyFailure(describeError(rateLimited())).retryAfterMs).toBeUndefined();
-    expect(classifyFailure(describeError(new StateConflictError('invoices', '', 3, 4))).kind).toBe(
-      'conflict',
-    );
-    expect(
-      classifyFailure(describeError(new AuthError('TMS_AUTH_REJECTED', 'no', { status: 401 }))).kind,
-    ).toBe('unrecoverable');
-    expect(classifyFailure(describeError(new HttpStatusError('boom', { status: 502 }))).kind).toBe(
-      'transient',
-    );
-  });
 });
 
 describe('job outcomes in BullMQ', () => {
@@ -106,7 +92,7 @@ describe('job outcomes in BullMQ', () => {
     const { engine } = await run(
       (entry) =>
         engine.runs.indexOf(entry) === 0
-          ? { result: 'failed', error: describeError(new HttpStatusError('slow down', { status: 429 })) }
+          ? { result: 'failed', error: 'x', cause: new HttpStatusError('slow down', { status: 429 }) }
           : {},
       { RATE_LIMIT_PAUSE_MS: '700' },
     );
@@ -132,7 +118,7 @@ describe('job outcomes in BullMQ', () => {
   it('retries a transient failure with back-off until it succeeds', async () => {
     const { engine, job } = await run((entry) =>
       engine.runs.indexOf(entry) < 2
-        ? { result: 'failed', error: 'HttpStatusError [TMS_SERVER_ERROR] GET /x -> 503: boom' }
+        ? { result: 'failed', error: 'x', cause: new HttpStatusError('boom', { status: 503 }) }
         : {},
     );
     await eventually(async () => (await (await job()).getState()) === 'completed', 5000, 'the completed job');

@@ -56,14 +56,18 @@ describe('tms-sync trigger', () => {
     await startWorker(
       fakeEngine((run) =>
         run.stream === 'clients'
-          ? { result: 'failed', error: 'SettingsError: broken' }
+          ? {
+              result: 'failed',
+              error: 'SettingsError: broken',
+              cause: new SettingsError('TMS_OPERATORS', 'broken'),
+            }
           : { pages: 2, records: 10 },
       ),
     );
     expect(await trigger(fixture.settings, ['invoices'], wait)).toBe(0);
     expect(output.join('')).toMatch(/invoices\/deleted\s+succeeded/);
     expect(await trigger(fixture.settings, ['invoices', 'clients'], wait)).toBe(1);
-    expect(output.join('')).toContain('clients: SettingsError: broken');
+    expect(output.join('')).toContain('clients: SettingsError: invalid configuration: TMS_OPERATORS: broken');
   });
 
   it('with --wait during an active run, follows the follow-up run that starts after the request', async () => {
