@@ -21,6 +21,7 @@ export interface Failure {
 const unrecoverableNames = new Set([
   'SettingsError',
   'SyncConfigurationError',
+  'UnknownStreamError',
   'StoreUrlError',
   'CatalogueError',
   'StreamUsageError',

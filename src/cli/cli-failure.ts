@@ -1,5 +1,6 @@
 import { SettingsError } from '../../config/settings-error.js';
 import { StoreError } from '../store/errors.js';
+import { UnknownStreamError } from '../sync/sync-errors.js';
 
 /** Exit codes of every command: 0 success, 1 a stream or job failed, 2 bad usage or configuration. */
 export const exitCodes = { ok: 0, failed: 1, usage: 2 } as const;
@@ -22,6 +23,7 @@ export async function runCommand(name: string, action: () => Promise<number | un
     const usage =
       error instanceof SettingsError ||
       error instanceof UsageError ||
+      error instanceof UnknownStreamError ||
       (error instanceof StoreError && configurationCodes.has(error.code));
     process.stderr.write(`tms-sync ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = usage ? exitCodes.usage : exitCodes.failed;

@@ -5,7 +5,16 @@ import { commands } from './commands.js';
 const program = new Command('tms-sync')
   .description('Mirror a transport management system (TMS) into SQLite or PostgreSQL.')
   .version(process.env.npm_package_version ?? '0.1.0')
-  .showHelpAfterError()
+  // Usage errors are one line on stderr (exit code 2); the help stays one flag away.
+  .configureOutput({
+    outputError: (text, write) =>
+      write(
+        `tms-sync: ${text
+          .replace(/^error: /, '')
+          .trim()
+          .replace(/\s*\n\s*/g, ' ')} (see --help)\n`,
+      ),
+  })
   .exitOverride();
 
 for (const register of commands) register(program);

@@ -3,6 +3,7 @@ import type { Settings } from '../../config/settings.js';
 import { SettingsError } from '../../config/settings-error.js';
 import { enqueueStreams } from '../../jobs/enqueue-run.js';
 import type { SyncQueue } from '../../jobs/sync-queue.js';
+import { UnknownStreamError } from '../sync/sync-errors.js';
 import { signatureHeader, verifySignature } from './webhook-signature.js';
 
 export interface WebhookRouteOptions {
@@ -35,7 +36,9 @@ export async function webhookRoute(app: FastifyInstance, options: WebhookRouteOp
         .code(202)
         .send({ enqueued: runs.map(({ data, jobId, state }) => ({ ...data, jobId, state })) });
     } catch (error) {
-      if (error instanceof SettingsError) return reply.code(400).send({ error: error.message });
+      if (error instanceof SettingsError || error instanceof UnknownStreamError) {
+        return reply.code(400).send({ error: error.message });
+      }
       throw error;
     }
   });

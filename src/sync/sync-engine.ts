@@ -1,7 +1,7 @@
 import type { Settings } from '../../config/settings.js';
 import { SettingsError } from '../../config/settings-error.js';
 import { type StreamName, streams } from '../../config/streams.js';
-import { createTmsClient, type TmsClient } from '../client/index.js';
+import { createTmsClient, type TmsClient, type TmsClientOptions } from '../client/index.js';
 import type { Logger } from '../logger.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
@@ -9,6 +9,7 @@ import type { EngineContext } from './engine-context.js';
 import type { PartitionSummary, RunOptions } from './run-options.js';
 import { runStream } from './run-stream.js';
 import { inRunOrder, isStreamName } from './stream-order.js';
+import { UnknownStreamError } from './sync-errors.js';
 
 export interface SyncEngineOptions {
   readonly settings: Settings;
@@ -17,6 +18,8 @@ export interface SyncEngineOptions {
   readonly store?: Store;
   /** @default () => new Date() */
   readonly now?: () => Date;
+  /** Overrides of the client options built from settings (timeouts, retry), e.g. short ones in tests. @default {} */
+  readonly clientOptions?: Partial<TmsClientOptions>;
 }
 
 /** The one engine that `sync`, `demo` and the worker's jobs run. */
@@ -30,7 +33,7 @@ export interface SyncEngine {
 /** Opens the client and the store from settings; fails with a SettingsError naming what is missing. */
 export async function createSyncEngine(options: SyncEngineOptions): Promise<SyncEngine> {
   const { settings, logger } = options;
-  const client = createClient(settings, logger);
+  const client = createClient(settings, logger, options.clientOptions);
   let store: Store;
   try {
     store = options.store ?? (await openStore(settings.storeUrl, { logger }));
@@ -60,15 +63,16 @@ export async function createSyncEngine(options: SyncEngineOptions): Promise<Sync
 export function resolveStreams(names: readonly string[]): StreamName[] {
   const unknown = names.filter((name) => !isStreamName(name));
   if (unknown.length > 0) {
-    throw new SettingsError(
-      'stream',
-      `unknown stream ${unknown.join(', ')}; known: ${Object.keys(streams).join(', ')}`,
-    );
+    throw new UnknownStreamError(unknown, Object.keys(streams));
   }
   return inRunOrder(names.length > 0 ? names : Object.keys(streams));
 }
 
-function createClient(settings: Settings, logger: Logger): TmsClient {
+function createClient(
+  settings: Settings,
+  logger: Logger,
+  overrides: Partial<TmsClientOptions> = {},
+): TmsClient {
   if (!settings.baseUrl) throw new SettingsError('TMS_BASE_URL', 'required: the TMS base URL');
   if (!settings.apiToken)
     throw new SettingsError('TMS_API_TOKEN', 'required: the API token for the login operation');
@@ -78,5 +82,6 @@ function createClient(settings: Settings, logger: Logger): TmsClient {
     loginPath: settings.loginPath,
     driverToken: settings.driverToken,
     logger,
+    ...overrides,
   });
 }

@@ -19,3 +19,16 @@ export class SyncConfigurationError extends Error {
   override readonly name = 'SyncConfigurationError';
   readonly code = 'SYNC_CONFIGURATION';
 }
+
+/** A stream name that is not in the catalogue (a usage error: exit code 2). */
+export class UnknownStreamError extends Error {
+  override readonly name = 'UnknownStreamError';
+  readonly code = 'UNKNOWN_STREAM';
+
+  constructor(
+    readonly unknown: readonly string[],
+    known: readonly string[],
+  ) {
+    super(`unknown stream ${unknown.join(', ')}; known: ${known.join(', ')}`);
+  }
+}

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SettingsError } from '../../config/settings-error.js';
 import { type SyncWorker, startSyncWorker } from '../../jobs/sync-worker.js';
 import { trigger } from '../../src/cli/trigger-command.js';
+import { UnknownStreamError } from '../../src/sync/sync-errors.js';
 import { fakeEngine, gate } from './support/fake-engine.js';
 import { eventually, type QueueFixture, queueFixture, silentLogger } from './support/queue-fixture.js';
 
@@ -88,10 +89,10 @@ describe('tms-sync trigger', () => {
     expect(output.join('')).toMatch(/addressbook\s+succeeded\s+0\s+2/);
   });
 
-  it('refuses an unknown stream as a configuration error', async () => {
+  it('refuses an unknown stream as a usage error', async () => {
     fixture = queueFixture();
     await expect(trigger(fixture.settings, ['nope'], { timeout: '20' })).rejects.toBeInstanceOf(
-      SettingsError,
+      UnknownStreamError,
     );
   });
 });

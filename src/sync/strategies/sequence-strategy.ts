@@ -36,6 +36,9 @@ export const sequenceStrategy: StreamStrategy<SequenceStream> = {
       );
       await runCycle(job, await job.readState(), false);
     }
+    // A resumed cycle ends at the snapshot of the run that started it, before this run began: one
+    // more cycle from its watermark brings in what changed since, so every run ends up to date.
+    if (resumed) await runCycle(job, await job.readState(), false);
     if (job.options.reconcile && job.partition === '') await reconcileIds(job);
   },
 };
@@ -59,6 +62,9 @@ async function runCycle(job: PartitionJob<SequenceStream>, start: SyncState, res
     const maxSequence = checkMaxSequence(stream, page.maxSequence, cycleMax, start.watermark);
     cycleMax = maxSequence;
     const last = !page.hasMore;
+    // An empty page that says hasMore holds nothing to keep: checkpointing its cursor would let a
+    // server serving endless empty pages move the state before the client gives up on it.
+    if (!last && page.items.length === 0 && page.rejected.length === 0) continue;
     const result = await job.writePage({
       records: page.items,
       rejected: toStoreRejects(page.rejected, keyOf),
