@@ -13,7 +13,7 @@ export interface SyncSettings {
   readonly maxDeleteShare: number;
   /** Parents whose children are fetched at once. @default 4 */
   readonly childConcurrency: number;
-  /** Chat windows are re-read this far back, for late arrivals. @default 600 */
+  /** Chat windows are re-read this far back, for late arrivals. @default 3600 */
   readonly windowOverlapSeconds: number;
   /** How far back the first chat window starts. @default 30 */
   readonly windowLookbackDays: number;
@@ -68,7 +68,7 @@ export const defaultSettings: Settings = Object.freeze({
     pageLimit: 1000,
     maxDeleteShare: 0.5,
     childConcurrency: 4,
-    windowOverlapSeconds: 600,
+    windowOverlapSeconds: 3600,
     windowLookbackDays: 30,
   }),
   schedule: Object.freeze({ everySeconds: 300 }),

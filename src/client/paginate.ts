@@ -54,7 +54,8 @@ const defaultMaxEmptyPages = 10;
 /**
  * Follows `nextCursor` until `hasMore` is false, and nothing else (a cursor on the last page is
  * ignored). Never assumes full pages, sequence order or the sequence field's name. Fails on a cursor
- * seen before in this pass (CursorLoopError) and on endless empty pages (PaginationError).
+ * seen before in this pass (CursorLoopError), on endless empty pages and on a page holding more items
+ * than the limit asked for (PaginationError).
  */
 export async function* paginate<L extends ListingDefinition>(
   core: RequestCore,
@@ -79,6 +80,14 @@ export async function* paginate<L extends ListingDefinition>(
     });
     const data = pageData(body, target);
     const items = data.items ?? [];
+    if (limit !== undefined && items.length > limit) {
+      throw new PaginationError(
+        `the page holds ${items.length} items, more than the limit of ${limit} asked for`,
+        {
+          target,
+        },
+      );
+    }
     if (data.hasMore) {
       emptyPages = items.length === 0 ? emptyPages + 1 : 0;
       checkContinuation(data.nextCursor, seen, emptyPages, maxEmptyPages, target);

@@ -9,6 +9,7 @@ import { createSimData } from './data/sim-data.js';
 import { createDriverSim } from './driver/create-driver-sim.js';
 import { installErrorHandler } from './errors/error-handler.js';
 import { createFaultInjector } from './faults/fault-injector.js';
+import { createHostileResponses } from './hostile/hostile-responses.js';
 import { createCursorCodec } from './listing/cursor-codec.js';
 import { createListingEngine } from './listing/listing-engine.js';
 import { resolveSimOptions, type SimOptionsInput } from './resolve-sim-options.js';
@@ -47,6 +48,8 @@ export function createSimServer(input: SimOptionsInput | SimOptions = {}): {
   });
   const faults = createFaultInjector(options.faults, createRandom(hash32(options.seed, randomTags.faults)));
   faults.install(app);
+  const hostile = createHostileResponses();
+  hostile.install(app);
   const driver = createDriverSim(createSimContext(options, guard));
   const listings = createListingEngine({
     codec: createCursorCodec(),
@@ -60,6 +63,6 @@ export function createSimServer(input: SimOptionsInput | SimOptions = {}): {
   registerClientRoutes(app, { data, guard, listings, variant: options.variant });
   driver.register(app);
   const random = createRandom(hash32(options.seed, randomTags.changes));
-  registerAdminRoutes(app, { options, data, driver, faults, issuer, random });
+  registerAdminRoutes(app, { options, data, driver, faults, hostile, issuer, random });
   return { app, options };
 }

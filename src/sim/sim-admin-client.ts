@@ -2,11 +2,13 @@ import { request } from 'undici';
 import type { ChangeFilter, SimChange } from './admin/random-changes.js';
 import type { OverridableStream, SimOverride } from './admin/record-overrides.js';
 import type { IssuedToken, TokenType } from './auth/token-issuer.js';
+import type { HostileMode, HostileStatus } from './hostile/hostile-rule.js';
 import type { FaultProfileName, FaultRates } from './sim-options.js';
 import type { StreamTruth } from './stream-truth.js';
 
 export type { ChangeFilter, SimChange } from './admin/random-changes.js';
 export type { OverridableStream, SimOverride } from './admin/record-overrides.js';
+export type { HostileMode, HostileStatus } from './hostile/hostile-rule.js';
 
 /** Claims of a token minted through `POST /_sim/tokens`. */
 export interface MintTokenRequest {
@@ -31,6 +33,15 @@ export interface SimAdminClient {
   setOverride(stream: OverridableStream, id: string, fields: Record<string, unknown>): Promise<SimOverride>;
   /** Serves every overridden record as it is again, each under a new sequence. */
   clearOverrides(): Promise<SimOverride[]>;
+  /** Makes the next `count` GET answers under `path` hostile, after `afterPages` pass (docs/simulator.md). */
+  setHostile(rule: {
+    mode: HostileMode;
+    path?: string;
+    count?: number;
+    afterPages?: number;
+  }): Promise<HostileStatus>;
+  /** Ends the hostile rule; answers what it had done. */
+  clearHostile(): Promise<HostileStatus | null>;
 }
 
 export function createSimAdminClient(options: { url: string; adminToken?: string }): SimAdminClient {
@@ -41,6 +52,9 @@ export function createSimAdminClient(options: { url: string; adminToken?: string
   ): Promise<T> => {
     const response = await request(`${options.url}${path}`, {
       method,
+      // Admin calls are rare and may come minutes apart (a drill comparing a large store between
+      // them): a fresh connection each time, never a kept-alive one the server has since closed.
+      reset: true,
       headers: {
         'x-sim-admin': options.adminToken ?? 'dev-admin-token',
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
@@ -67,5 +81,8 @@ export function createSimAdminClient(options: { url: string; adminToken?: string
     mintToken: (claims) => call('POST', '/_sim/tokens', claims),
     setOverride: (stream, id, fields) => call('PUT', '/_sim/overrides', { stream, id, fields }),
     clearOverrides: async () => (await call<{ cleared: SimOverride[] }>('DELETE', '/_sim/overrides')).cleared,
+    setHostile: async (rule) => (await call<{ rule: HostileStatus }>('PUT', '/_sim/hostile', rule)).rule,
+    clearHostile: async () =>
+      (await call<{ cleared: HostileStatus | null }>('DELETE', '/_sim/hostile')).cleared,
   };
 }

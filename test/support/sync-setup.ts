@@ -3,7 +3,7 @@ import { createLogger } from '../../src/logger.js';
 import { createSimAdminClient, type SimAdminClient } from '../../src/sim/sim-admin-client.js';
 import { type SimHandle, type StartSimOptions, startSim } from '../../src/sim/start-sim.js';
 import type { Store } from '../../src/store/store.js';
-import { createSyncEngine, type SyncEngine } from '../../src/sync/sync-engine.js';
+import { createSyncEngine, type SyncEngine, type SyncEngineOptions } from '../../src/sync/sync-engine.js';
 
 /** A simulator, its admin client, and an engine syncing it into the given store. */
 export interface SyncSetup {
@@ -18,6 +18,7 @@ export async function startSyncSetup(
   store: Store,
   simOptions: StartSimOptions = {},
   settings: Partial<Settings> = {},
+  engineOptions: Pick<SyncEngineOptions, 'clientOptions'> = {},
 ): Promise<SyncSetup> {
   const sim = await startSim({ invoices: 300, clients: 60, operators: 2, ...simOptions });
   const admin = createSimAdminClient({ url: sim.url });
@@ -36,6 +37,7 @@ export async function startSyncSetup(
     settings: merged,
     logger: createLogger({ level: 'silent' }),
     store,
+    ...engineOptions,
   });
   return {
     sim,

@@ -4,6 +4,8 @@ import type { TokenIssuer } from '../auth/token-issuer.js';
 import type { SimData } from '../data/sim-data.js';
 import type { DriverSim } from '../driver/driver-sim.js';
 import type { FaultInjector } from '../faults/fault-injector.js';
+import type { HostileResponses } from '../hostile/hostile-responses.js';
+import { registerHostileRoutes } from '../hostile/hostile-routes.js';
 import { createPicker, hash32, randomTags } from '../seeded-random.js';
 import { createBodyChecker } from '../services/body-checker.js';
 import { sendJson } from '../services/service-deps.js';
@@ -36,6 +38,7 @@ export interface AdminDeps {
   readonly data: SimData;
   readonly driver: DriverSim;
   readonly faults: FaultInjector;
+  readonly hostile: HostileResponses;
   readonly issuer: TokenIssuer;
   /** Seeds the changes of requests that bring no seed. */
   readonly random: () => number;
@@ -60,6 +63,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
       const body = request.body as { profile?: unknown } | undefined;
       return { rates: deps.faults.set((body?.profile ?? body) as never) };
     });
+    registerHostileRoutes(admin, deps.hostile);
     admin.get('/_sim/truth', async (request, reply) => {
       const { stream } = request.query as { stream?: string };
       return sendJson(reply, 200, buildTruth(deps.data, deps.driver, stream));

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { StoreDialect } from '../store-dialect.js';
@@ -17,7 +17,7 @@ export interface SqliteDialectOptions {
 
 /** Opens the SQLite file in WAL mode with synchronous=NORMAL (durable at page-transaction granularity). */
 export function openSqliteDialect(options: SqliteDialectOptions): StoreDialect {
-  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+  if (options.path !== ':memory:') makeParents(dirname(options.path));
   const database = new BetterSqlite3(options.path, { timeout: options.busyTimeoutMs ?? 5000 });
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
@@ -29,4 +29,15 @@ export function openSqliteDialect(options: SqliteDialectOptions): StoreDialect {
     enqueueParents: createSqliteEnqueueParents(database),
     loadIdSet: async (_trx, values) => loadSqliteIdSet(database, values),
   };
+}
+
+/**
+ * Creates the missing parent directories one level at a time. Node 20's `mkdirSync(recursive)`
+ * never returns for some impossible paths (under /proc); one level at a time fails at once.
+ */
+function makeParents(directory: string): void {
+  if (existsSync(directory)) return;
+  const parent = dirname(directory);
+  if (parent !== directory) makeParents(parent);
+  mkdirSync(directory);
 }

@@ -11,6 +11,7 @@ interface WindowState {
 /**
  * A time window read from the last window's end, minus an overlap for late arrivals, up to now.
  * Records read twice are deduplicated by key (the upsert); the window's end is committed with them.
+ * `--full` and `--reconcile` re-read the whole lookback, catching arrivals later than the overlap.
  */
 export const windowStrategy: StreamStrategy<WindowStream> = {
   partitions: (_definition, ctx) => operatorsOf(ctx),
@@ -19,7 +20,7 @@ export const windowStrategy: StreamStrategy<WindowStream> = {
     const state = await job.readState();
     const to = ctx.now();
     const from = windowStart(
-      job.options.full ? null : (state.strategyState as WindowState | null),
+      job.options.full || job.options.reconcile ? null : (state.strategyState as WindowState | null),
       to,
       ctx.settings.sync,
     );

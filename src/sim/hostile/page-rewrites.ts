@@ -1,0 +1,65 @@
+import type { HostileMode } from './hostile-rule.js';
+
+/** A listing page as the simulator serves it (spec 2.2). */
+export interface PageJson {
+  data: {
+    items?: Array<Record<string, unknown>>;
+    nextCursor?: string;
+    hasMore: boolean;
+    maxSequence?: number;
+  };
+}
+
+/** What a rewrite may use of the request it answers. */
+export interface PageRequest {
+  /** The cursor the request carried, if any. */
+  readonly cursor: string | undefined;
+  /** The page size asked for. @default 100 (the spec's default) */
+  readonly limit: number;
+  /** A new cursor no real listing gives, for the endless empty pages. */
+  readonly fakeCursor: () => string;
+}
+
+export type RewriteMode = Exclude<HostileMode, 'html-502' | 'cut-body' | 'stall-mid-body'>;
+
+/** How each mode turns a real page (parsed JSON text) into the hostile answer's body. */
+export const pageRewrites: Readonly<Record<RewriteMode, (text: string, request: PageRequest) => string>> = {
+  // A trailing comma: looks like JSON, parses as nothing.
+  'invalid-json': (text) => `${text.slice(0, -1)},}`,
+  'wrong-types': (text) => {
+    const { data } = parse(text);
+    return JSON.stringify({
+      data: { ...data, hasMore: String(data.hasMore), maxSequence: `${data.maxSequence}` },
+    });
+  },
+  'missing-data': (text) => JSON.stringify(parse(text).data),
+  'endless-empty': (text, request) => emptyPage(parse(text).data.maxSequence, request.fakeCursor()),
+  'repeat-cursor': (text, request) =>
+    JSON.stringify({ data: { ...parse(text).data, hasMore: true, nextCursor: request.cursor } }),
+  'max-sequence-backwards': (text) => {
+    const { data } = parse(text);
+    return JSON.stringify({ data: { ...data, maxSequence: Math.max(0, (data.maxSequence ?? 0) - 1000) } });
+  },
+  'oversized-page': (text, request) => {
+    const { data } = parse(text);
+    return JSON.stringify({ data: { ...data, items: inflate(data.items ?? [], request.limit * 10) } });
+  },
+};
+
+/** An empty page that says there is more, under the cycle's `maxSequence` so only the paging is wrong. */
+export function emptyPage(maxSequence: number | undefined, nextCursor: string): string {
+  return JSON.stringify({ data: { hasMore: true, nextCursor, maxSequence } });
+}
+
+/** `size` records made from the page's own, under invented ids: none of them exists. */
+function inflate(items: Array<Record<string, unknown>>, size: number): Array<Record<string, unknown>> {
+  const model = items[0] ?? {};
+  return Array.from({ length: size }, (_, n) => ({
+    ...(items[n % Math.max(1, items.length)] ?? model),
+    id: `hostile-${String(n).padStart(7, '0')}`,
+  }));
+}
+
+function parse(text: string): PageJson {
+  return JSON.parse(text) as PageJson;
+}

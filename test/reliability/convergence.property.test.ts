@@ -1,0 +1,30 @@
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { dialects, type StoreFixture } from '../store/store-fixture.js';
+import { playScenario, scenarios } from './convergence/scenario.js';
+
+// CI's quick profile; `npm run soak` runs thousands (test/reliability/soak.ts).
+const numRuns = Number(process.env.CONVERGENCE_RUNS ?? 6);
+
+describe.each(dialects)('convergence on $name', ({ fixture: makeFixture }) => {
+  const fixture: StoreFixture = makeFixture();
+  afterAll(() => fixture.cleanup());
+
+  it(
+    'makes the store equal the truth after random changes, faults, aborts and changes between pages, once a final run with reconcile ends',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(scenarios, async (steps) => {
+          const store = await fixture.open();
+          try {
+            expect(await playScenario(store, steps)).toEqual([]);
+          } finally {
+            await store.close();
+          }
+        }),
+        { numRuns },
+      );
+    },
+    numRuns * 20_000,
+  );
+});
