@@ -2,6 +2,12 @@ import { Command, CommanderError } from 'commander';
 import { exitCodes } from './cli-failure.js';
 import { commands } from './commands.js';
 
+// Output piped into `head` and the like may close early: that is the reader's choice, not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(exitCodes.ok);
+  throw error;
+});
+
 const program = new Command('tms-sync')
   .description('Mirror a transport management system (TMS) into SQLite or PostgreSQL.')
   .version(process.env.npm_package_version ?? '0.1.0')
