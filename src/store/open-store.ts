@@ -9,6 +9,7 @@ import { migrateStore } from './migrations/migrate-store.js';
 import { openPostgresDialect } from './postgres/postgres-dialect.js';
 import { countRows, liveIds, liveKeys, liveRecords, readRows } from './read-rows.js';
 import { insertRejects } from './rejected-records.js';
+import { replaceScopes } from './replace-scopes.js';
 import { openSqliteDialect } from './sqlite/sqlite-dialect.js';
 import type { Store } from './store.js';
 import { createStoreContext, scopeValue } from './store-context.js';
@@ -92,6 +93,7 @@ export function createStore(dialect: StoreDialect, tables: ReadonlyMap<string, S
     markDeleted: (input) => markDeleted(context, input),
     markMissing: (input) => markMissing(context, input),
     markDeletedByScope: (input) => markDeletedByScope(context, input),
+    replaceScopes: (input) => replaceScopes(context, input),
     readState: (stream, partition) => readState(db, types, stream, partition),
     listStates: () => listStates(db, types),
     resetState: (stream) => resetState(db, stream, new Date()),

@@ -107,6 +107,33 @@ export interface MarkDeletedByScopeInput extends DeleteInputBase {
   readonly reason?: DeleteReason;
 }
 
+/** One scope's complete current list, for `replaceScopes`. */
+export interface ScopeReplacement {
+  readonly scope: string;
+  readonly records: readonly unknown[];
+  /** Records the caller rejected; their keys count as seen. */
+  readonly rejected?: readonly RejectedRecord[];
+}
+
+export interface ReplaceScopesInput {
+  readonly stream: string;
+  readonly scopes: readonly ScopeReplacement[];
+  readonly sequenceOf?: SequenceOf;
+  readonly now: Date;
+  readonly runId: number | null;
+  /** Per scope, as in `markMissing`. @default 0.5 */
+  readonly maxDeleteShare?: number;
+  /** @default 10 */
+  readonly minGuardedDeletes?: number;
+  /** Compute the counts in a transaction that is rolled back. @default false */
+  readonly dryRun?: boolean;
+}
+
+export interface ReplaceScopesResult extends UpsertCounts {
+  readonly rejected: number;
+  readonly deleted: number;
+}
+
 export interface DeleteResult {
   /** Rows marked deleted (or that would be, in a dry run). */
   readonly deleted: number;
@@ -207,6 +234,8 @@ export interface Store {
   markDeleted(input: MarkDeletedInput): Promise<DeleteResult>;
   markMissing(input: MarkMissingInput): Promise<MarkMissingResult>;
   markDeletedByScope(input: MarkDeletedByScopeInput): Promise<DeleteResult>;
+  /** Many scopes' complete lists in one transaction: upserts, rejects, and `snapshot_missing` marks per scope. */
+  replaceScopes(input: ReplaceScopesInput): Promise<ReplaceScopesResult>;
 
   readState(stream: string, partition?: string): Promise<SyncState>;
   listStates(): Promise<SyncState[]>;

@@ -3,6 +3,7 @@ import type {
   MarkDeletedByScopeInput,
   MarkMissingInput,
   PageResult,
+  ReplaceScopesInput,
   StateTransition,
   SyncState,
   WritePageInput,
@@ -32,6 +33,8 @@ export interface PartitionJob<D extends StreamDefinition = StreamDefinition> {
   writePage(page: PageWrite): Promise<PageResult>;
   markMissing(input: Omit<MarkMissingInput, 'stream' | 'now' | 'dryRun' | 'maxDeleteShare'>): Promise<void>;
   markDeletedByScope(input: Omit<MarkDeletedByScopeInput, 'stream' | 'now'>): Promise<void>;
+  /** Replaces many scopes' rows in one transaction (children of a batch of parents). */
+  replaceScopes(scopes: ReplaceScopesInput['scopes']): Promise<void>;
 }
 
 export function createPartitionJob<D extends StreamDefinition>(
@@ -75,6 +78,25 @@ export function createPartitionJob<D extends StreamDefinition>(
         dryRun,
         maxDeleteShare: ctx.settings.sync.maxDeleteShare,
       });
+      tally.deleted += result.deleted;
+      report();
+    },
+    async replaceScopes(scopes) {
+      options.signal?.throwIfAborted();
+      const result = await ctx.store.replaceScopes({
+        stream,
+        scopes,
+        now: ctx.now(),
+        runId: base.runId,
+        dryRun,
+        maxDeleteShare: ctx.settings.sync.maxDeleteShare,
+      });
+      tally.pages += scopes.length;
+      for (const scope of scopes) tally.records += scope.records.length + (scope.rejected?.length ?? 0);
+      tally.inserted += result.inserted;
+      tally.updated += result.updated;
+      tally.unchanged += result.unchanged + result.staleSkipped;
+      tally.rejected += result.rejected;
       tally.deleted += result.deleted;
       report();
     },

@@ -1,5 +1,6 @@
 import type { ChildStream } from '../../../config/stream-definition.js';
 import { HttpStatusError } from '../../client/index.js';
+import type { ScopeReplacement } from '../../store/store.js';
 import type { PartitionJob } from '../partition-job.js';
 import { keyReader, toStoreRejects } from '../record-keys.js';
 import type { StreamStrategy } from '../stream-strategy.js';
@@ -9,9 +10,10 @@ const parentsPerBatch = 200;
 
 /**
  * Children are refreshed for each parent the parent's run changed: its pages put their ids in the
- * store's child queue in the same transaction. A batch of queued parents is taken, each live parent's
- * children replace its scope, deleted parents' children are marked `parent_deleted`, and only then
- * is the batch removed from the queue (a crash repeats the batch; writes are idempotent).
+ * store's child queue in the same transaction. A batch of queued parents is taken, the live
+ * parents' children are fetched (bounded concurrency) and replace their scopes in ONE transaction,
+ * deleted parents' children are marked `parent_deleted`, and only then is the batch removed from
+ * the queue (a crash repeats the batch; writes are idempotent).
  * `--full` and `--reconcile` queue every parent first.
  */
 export const childStrategy: StreamStrategy<ChildStream> = {
@@ -37,38 +39,34 @@ export const childStrategy: StreamStrategy<ChildStream> = {
 async function refreshBatch(job: PartitionJob<ChildStream>, parents: readonly string[]): Promise<void> {
   const live = await job.ctx.store.liveKeys(job.definition.parent, parents);
   const gone = parents.filter((id) => !live.has(id));
-  if (gone.length > 0) await job.markDeletedByScope({ scopeValues: gone, reason: 'parent_deleted' });
   const queue = parents.filter((id) => live.has(id));
+  const scopes: ScopeReplacement[] = [];
   const workers = Array.from({ length: job.ctx.settings.sync.childConcurrency }, async () => {
     for (let parentId = queue.shift(); parentId !== undefined; parentId = queue.shift()) {
-      await refreshParent(job, parentId);
+      const scope = await fetchScope(job, parentId);
+      if (scope) scopes.push(scope);
+      else gone.push(parentId);
     }
   });
   await Promise.all(workers);
+  if (gone.length > 0) await job.markDeletedByScope({ scopeValues: gone, reason: 'parent_deleted' });
+  if (scopes.length > 0) await job.replaceScopes(scopes);
 }
 
-async function refreshParent(job: PartitionJob<ChildStream>, parentId: string): Promise<void> {
-  let batch: Awaited<ReturnType<typeof fetchChildren>>;
+/** One parent's current children, or undefined when the parent vanished upstream since its run (404). */
+async function fetchScope(
+  job: PartitionJob<ChildStream>,
+  parentId: string,
+): Promise<ScopeReplacement | undefined> {
   try {
-    batch = await fetchChildren(job, parentId);
+    const batch = await fetchChildren(job, parentId);
+    return {
+      scope: parentId,
+      records: batch.items,
+      rejected: toStoreRejects(batch.rejected, keyReader(job.definition)),
+    };
   } catch (error) {
-    // The parent vanished upstream since its run: its children go with it.
-    if (error instanceof HttpStatusError && error.status === 404) {
-      await job.markDeletedByScope({ scopeValues: [parentId], reason: 'parent_deleted' });
-      return;
-    }
+    if (error instanceof HttpStatusError && error.status === 404) return undefined;
     throw error;
   }
-  const keyOf = keyReader(job.definition);
-  await job.writePage({
-    scope: parentId,
-    records: batch.items,
-    rejected: toStoreRejects(batch.rejected, keyOf),
-  });
-  const seen = new Set<string>();
-  for (const record of [...batch.items, ...batch.rejected.map((reject) => reject.record)]) {
-    const key = keyOf(record);
-    if (key !== null) seen.add(key);
-  }
-  await job.markMissing({ scope: parentId, seenIds: seen, reason: 'snapshot_missing' });
 }
