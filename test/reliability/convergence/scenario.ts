@@ -1,20 +1,13 @@
 import fc from 'fast-check';
 import { defaultSettings } from '../../../config/settings.js';
+import { restStreams } from '../../../src/sim/admin/sim-truth.js';
 import type { FaultRates } from '../../../src/sim/sim-options.js';
 import { differencesFromTruth } from '../../../src/sim/verify/store-vs-truth.js';
 import type { Store } from '../../../src/store/store.js';
 import { type SyncSetup, startSyncSetup } from '../../support/sync-setup.js';
 
 /** The REST streams the scenarios sync and compare (the Driver API has streams without a change feed). */
-export const syncedStreams = [
-  'invoices',
-  'invoice_lines',
-  'invoice_payments',
-  'clients',
-  'client_contacts',
-  'client_addressbook',
-  'addressbook',
-] as const;
+export const syncedStreams = restStreams;
 
 /** Random changes on these: creates, updates, soft and hard deletes, payments, group changes. */
 const changedStreams = [
