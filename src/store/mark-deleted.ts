@@ -10,7 +10,8 @@ import { applyTransition } from './sync-state.js';
 /** Which live rows of a table a deletion touches: a scope (or all) and an extra condition. */
 export interface DeleteTarget {
   readonly table: StreamTable;
-  readonly scope: string | null;
+  /** One scope, a list of scopes, or null for every row of the table. */
+  readonly scope: string | readonly string[] | null;
   /** @default every live row of the scope */
   readonly match?: Expression<SqlBool>;
 }
@@ -42,16 +43,29 @@ export async function markDeletedByScope(
   });
 }
 
-/** `column` of the row is (or with `negate`, is not) in the loaded id set. */
-export function inIdSet(table: StreamTable, column: string, negate = false): Expression<SqlBool> {
+/**
+ * `column` of the row is (or with `negate`, is not) in the loaded id set; with `scoped`, the
+ * (scope, id) pair of the row is (a set loaded per scope).
+ */
+export function inIdSet(
+  table: StreamTable,
+  column: string,
+  { negate = false, scoped = false } = {},
+): Expression<SqlBool> {
   const exists = sql.raw(negate ? 'not exists' : 'exists');
-  return sql<SqlBool>`${exists} (select 1 from ${sql.table(idSetTable)} s where s.value = ${sql.ref(`${table.name}.${column}`)})`;
+  const sameScope = scoped ? sql` and s.scope = ${sql.ref(`${table.name}.${table.scopeColumn!}`)}` : sql``;
+  return sql<SqlBool>`${exists} (select 1 from ${sql.table(idSetTable)} s where s.value = ${sql.ref(`${table.name}.${column}`)}${sameScope})`;
 }
 
 /** The live rows of the target, as a condition. */
 export function targetWhere({ table, scope, match }: DeleteTarget): Expression<SqlBool> {
   const parts: Expression<unknown>[] = [sql`${sql.ref(`${table.name}.deleted_at`)} is null`];
-  if (scope !== null) parts.push(sql`${sql.ref(`${table.name}.${table.scopeColumn!}`)} = ${scope}`);
+  if (scope !== null) {
+    const column = sql.ref(`${table.name}.${table.scopeColumn!}`);
+    parts.push(
+      typeof scope === 'string' ? sql`${column} = ${scope}` : sql`${column} in (${sql.join(scope)})`,
+    );
+  }
   if (match) parts.push(match);
   return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
 }

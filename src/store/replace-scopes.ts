@@ -1,10 +1,8 @@
-import type { Transaction } from 'kysely';
-import type { StoreDatabase } from './database.js';
-import { markMissingIn } from './mark-missing.js';
-import { insertRejects } from './rejected-records.js';
-import type { ReplaceScopesInput, ReplaceScopesResult, ScopeReplacement } from './store.js';
+import { markMissingInScopes } from './mark-missing.js';
+import { insertRejects, type RejectBatch } from './rejected-records.js';
+import type { ReplaceScopesInput, ReplaceScopesResult } from './store.js';
 import { type StoreContext, scopeValue } from './store-context.js';
-import type { StreamTable } from './stream-tables.js';
+import type { IdSetEntry, ScopeRows } from './store-dialect.js';
 
 /** Thrown inside a dry run's transaction to roll it back with the counts in hand. */
 class DryRunRollback extends Error {
@@ -14,27 +12,55 @@ class DryRunRollback extends Error {
 }
 
 /**
- * Replaces the rows of many scopes (the children of a batch of parents) in ONE transaction: each
- * scope's records are upserted with its rejects, then its live rows not listed are marked
- * `snapshot_missing` (with the mass-delete guard per scope). One commit per batch instead of two
- * per parent is what makes child streams affordable on PostgreSQL.
+ * Replaces the rows of many scopes (the children of a batch of parents) in ONE transaction of a
+ * fixed number of statements, whatever the batch size: one upsert of every scope's records, the
+ * rejects, one (scope, id) set of what was seen, one grouped count for the mass-delete guard per
+ * scope, and one update marking the unseen live rows `snapshot_missing`. Statements per parent
+ * were what bounded child streams on PostgreSQL.
  */
 export async function replaceScopes(
   context: StoreContext,
   input: ReplaceScopesInput,
 ): Promise<ReplaceScopesResult> {
   const table = context.table(input.stream);
+  const mapper = context.mapper(table);
+  const groups: ScopeRows[] = [];
+  const rejectBatches: RejectBatch[] = [];
+  // A record that failed validation still exists upstream: its key counts as seen.
+  const seen: IdSetEntry[] = [];
+  for (const part of input.scopes) {
+    const scope = scopeValue(table, part.scope) as string;
+    const { rows, rejected } = mapper(part.records, input.sequenceOf);
+    const rejects = [...(part.rejected ?? []), ...rejected];
+    groups.push({ scope, rows });
+    for (const row of rows) seen.push([scope, row.id]);
+    for (const reject of rejects) if (reject.key !== null) seen.push([scope, reject.key]);
+    if (rejects.length > 0)
+      rejectBatches.push({ runId: input.runId, stream: table.name, scope, records: rejects, now: input.now });
+  }
+  if (groups.length === 0)
+    return { inserted: 0, updated: 0, unchanged: 0, staleSkipped: 0, rejected: 0, deleted: 0 };
   try {
     return await context.dialect.db.transaction().execute(async (trx) => {
-      const result: ReplaceScopesResult = {
-        inserted: 0,
-        updated: 0,
-        unchanged: 0,
-        staleSkipped: 0,
-        rejected: 0,
-        deleted: 0,
-      };
-      for (const part of input.scopes) addTo(result, await replaceScope(context, trx, table, part, input));
+      const now = input.now.toISOString();
+      const counts = await context.upsert(table)(trx, {
+        groups,
+        syncedAt: now,
+        deletedAt: null,
+        deletedReason: null,
+      });
+      for (const batch of rejectBatches) await insertRejects(trx, batch);
+      const deleted = await markMissingInScopes(context, trx, {
+        table,
+        scopes: groups.map((group) => group.scope as string),
+        seen,
+        now: input.now,
+        maxDeleteShare: input.maxDeleteShare,
+        minGuardedDeletes: input.minGuardedDeletes,
+        dryRun: input.dryRun,
+      });
+      const rejected = rejectBatches.reduce((sum, batch) => sum + batch.records.length, 0);
+      const result: ReplaceScopesResult = { ...counts, rejected, deleted };
       if (input.dryRun) throw new DryRunRollback(result);
       return result;
     });
@@ -42,52 +68,4 @@ export async function replaceScopes(
     if (error instanceof DryRunRollback) return error.result;
     throw error;
   }
-}
-
-async function replaceScope(
-  context: StoreContext,
-  trx: Transaction<StoreDatabase>,
-  table: StreamTable,
-  part: ScopeReplacement,
-  input: ReplaceScopesInput,
-): Promise<ReplaceScopesResult> {
-  const scope = scopeValue(table, part.scope);
-  const { rows, rejected } = context.mapper(table)(part.records, input.sequenceOf);
-  const now = input.now.toISOString();
-  const counts = await context.upsert(table)(trx, {
-    scope,
-    rows,
-    syncedAt: now,
-    deletedAt: null,
-    deletedReason: null,
-  });
-  const rejects = [...(part.rejected ?? []), ...rejected];
-  await insertRejects(trx, {
-    runId: input.runId,
-    stream: table.name,
-    scope,
-    records: rejects,
-    now: input.now,
-  });
-  // A record that failed validation still exists upstream: its key counts as seen.
-  const seen = [
-    ...rows.map((row) => row.id),
-    ...rejects.flatMap((reject) => (reject.key === null ? [] : [reject.key])),
-  ];
-  const { deleted } = await markMissingIn(context, trx, {
-    table,
-    scope,
-    children: [],
-    seenIds: seen,
-    reason: 'snapshot_missing',
-    now: input.now,
-    maxDeleteShare: input.maxDeleteShare,
-    minGuardedDeletes: input.minGuardedDeletes,
-  });
-  return { ...counts, rejected: rejects.length, deleted };
-}
-
-function addTo(total: ReplaceScopesResult, part: ReplaceScopesResult): void {
-  const sum = total as { -readonly [K in keyof ReplaceScopesResult]: number };
-  for (const key of Object.keys(part) as Array<keyof ReplaceScopesResult>) sum[key] += part[key];
 }

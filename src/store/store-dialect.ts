@@ -8,10 +8,15 @@ import type { StreamTable } from './stream-tables.js';
 /** Why a row is marked deleted (PRODUCT.md section 5). */
 export type DeleteReason = 'upstream' | 'snapshot_missing' | 'reconcile_missing' | 'parent_deleted';
 
-/** One page for one scope of one stream table, mapped and deduplicated by key. */
-export interface PageUpsertInput {
+/** Rows of one scope (null for unscoped tables), mapped and deduplicated by key. */
+export interface ScopeRows {
   readonly scope: string | null;
   readonly rows: readonly MappedRow[];
+}
+
+/** What one upsert statement writes: a page (one group) or a batch of child scopes (one group each). */
+export interface PageUpsertInput {
+  readonly groups: readonly ScopeRows[];
   /** ISO 8601; becomes `synced_at` of every row written. */
   readonly syncedAt: string;
   /** Null for live records; set (with `deletedReason: 'upstream'`) for a `status=deleted` listing. */
@@ -60,8 +65,19 @@ export interface SqlTypes {
   decodeJson(value: unknown): unknown;
 }
 
-/** The temporary table `loadIdSet` fills: one text column `value`, unique, visible to the transaction only. */
+/**
+ * The temporary table `loadIdSet` fills: text columns `scope` and `value`, unique together,
+ * visible to the transaction only. A plain value has the scope `''`.
+ */
 export const idSetTable = 'store_id_set';
+
+/** A value, or a value within a scope (the ids seen per parent of a child batch). */
+export type IdSetEntry = string | readonly [scope: string, value: string];
+
+/** The (scope, value) pair of an entry. */
+export function idSetPair(entry: IdSetEntry): readonly [string, string] {
+  return typeof entry === 'string' ? ['', entry] : entry;
+}
 
 /**
  * The seam between the shared store and one database: everything else is written once against
@@ -74,6 +90,6 @@ export interface StoreDialect {
   /** The hot path: built once per table, its SQL prepared or cached once. */
   createPageUpsert(table: StreamTable): PageUpsert;
   enqueueParents: EnqueueParents;
-  /** Fills `idSetTable` with the values (any number: a million is fine), replacing its content. */
-  loadIdSet(trx: Transaction<StoreDatabase>, values: Iterable<string>): Promise<void>;
+  /** Fills `idSetTable` with the entries (any number: a million is fine), replacing its content. */
+  loadIdSet(trx: Transaction<StoreDatabase>, entries: Iterable<IdSetEntry>): Promise<void>;
 }

@@ -42,8 +42,7 @@ async function runPage(context: StoreContext, input: WritePageInput, rollback: b
   for (const child of children) context.table(child);
   return context.dialect.db.transaction().execute(async (trx) => {
     const counts = await upsert(trx, {
-      scope,
-      rows,
+      groups: [{ scope, rows }],
       syncedAt: now,
       deletedAt: deleted ? now : null,
       deletedReason: deleted ? 'upstream' : null,

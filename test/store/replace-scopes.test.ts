@@ -48,6 +48,20 @@ describe.each(dialects)('replaceScopes on $name', ({ fixture: createFixture }) =
     expect(await store.countRows('invoice_lines', { scope: 'inv3', live: true })).toBe(2);
   });
 
+  it('tells scopes apart: an id seen under one parent does not keep the same id alive under another', async () => {
+    await replace([
+      { scope: 'inv1', records: [line('shared'), line('a')] },
+      { scope: 'inv2', records: [line('shared'), line('b')] },
+    ]);
+    const result = await replace([
+      { scope: 'inv1', records: [line('shared'), line('a')] },
+      { scope: 'inv2', records: [line('b')] },
+    ]);
+    expect(result.deleted).toBe(1);
+    const gone = await store.readRows('invoice_lines', { live: false });
+    expect(gone.map((row) => [row.scope, row.id])).toEqual([['inv2', 'shared']]);
+  });
+
   it('keeps the key of a rejected record as seen, so it is not marked missing', async () => {
     await replace([{ scope: 'inv1', records: lines('a', 2) }]);
     const result = await store.replaceScopes({

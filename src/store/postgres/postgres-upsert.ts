@@ -5,24 +5,29 @@ import { conflictClause, quote, writtenColumns } from '../upsert-sql.js';
 import { postgresTypes } from './postgres-types.js';
 
 /**
- * The PostgreSQL page upsert: the whole page as ONE JSONB parameter expanded by
- * `jsonb_to_recordset` (PERF-NOTES: the fastest path measured), one round trip per page.
- * `xmax = 0` tells inserted rows from updated ones; the stale count joins the input to the table
- * as it was before the statement (every part of a WITH sees the same snapshot).
+ * The PostgreSQL page upsert: all rows of all groups as ONE JSONB parameter expanded by
+ * `jsonb_to_recordset` (PERF-NOTES: the fastest path measured), one round trip per page or per
+ * batch of child scopes (each row carries its scope). `xmax = 0` tells inserted rows from updated
+ * ones; the stale count joins the input to the table as it was before the statement (every part
+ * of a WITH sees the same snapshot).
  */
 export function createPostgresPageUpsert(table: StreamTable): PageUpsert {
   const text = upsertSql(table);
   const names = table.columns.map((column) => column.name);
+  const scopeColumn = table.scopeColumn;
   return async (trx, page) => {
-    const input = page.rows.map((row) => {
-      const item: Record<string, unknown> = { id: row.id, data: row.record, sequence: row.sequence };
-      row.values.forEach((value, index) => {
-        item[names[index]!] = value;
-      });
-      return item;
-    });
-    const scope = table.scopeColumn ? [page.scope] : [];
-    const parameters = [JSON.stringify(input), ...scope, page.syncedAt, page.deletedAt, page.deletedReason];
+    const input: Record<string, unknown>[] = [];
+    for (const { scope, rows } of page.groups) {
+      for (const row of rows) {
+        const item: Record<string, unknown> = { id: row.id, data: row.record, sequence: row.sequence };
+        if (scopeColumn) item[scopeColumn] = scope;
+        row.values.forEach((value, index) => {
+          item[names[index]!] = value;
+        });
+        input.push(item);
+      }
+    }
+    const parameters = [JSON.stringify(input), page.syncedAt, page.deletedAt, page.deletedReason];
     const result = await trx.executeQuery<Omit<UpsertCounts, 'unchanged'>>(
       CompiledQuery.raw(text, parameters),
     );
@@ -31,7 +36,7 @@ export function createPostgresPageUpsert(table: StreamTable): PageUpsert {
       inserted,
       updated,
       staleSkipped,
-      unchanged: page.rows.length - inserted - updated - staleSkipped,
+      unchanged: input.length - inserted - updated - staleSkipped,
     };
   };
 }
@@ -39,9 +44,9 @@ export function createPostgresPageUpsert(table: StreamTable): PageUpsert {
 function upsertSql(table: StreamTable): string {
   const name = quote(table.name);
   const scope = table.scopeColumn ? [quote(table.scopeColumn)] : [];
-  const [syncedAt, deletedAt, reason] = scope.length ? ['$3', '$4', '$5'] : ['$2', '$3', '$4'];
   const record = [
     '"id" text',
+    ...scope.map((column) => `${column} text`),
     '"data" jsonb',
     '"sequence" bigint',
     ...table.columns.map((c) => `${quote(c.name)} ${postgresTypes.typed[c.type]}`),
@@ -49,15 +54,15 @@ function upsertSql(table: StreamTable): string {
   const typed = table.columns.map((c) => quote(c.name));
   const selected = [
     '"id"',
-    ...(scope.length ? ['$2::text'] : []),
+    ...scope,
     '"data"',
     '"sequence"',
-    `${syncedAt}::timestamptz`,
-    `${deletedAt}::timestamptz`,
-    `${reason}::text`,
+    '$2::timestamptz',
+    '$3::timestamptz',
+    '$4::text',
     ...typed,
   ];
-  const sameKey = ['c."id" = i."id"', ...scope.map((column) => `c.${column} = $2::text`)].join(' AND ');
+  const sameKey = ['c."id" = i."id"', ...scope.map((column) => `c.${column} = i.${column}`)].join(' AND ');
   return `WITH input AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(${record.join(', ')})),
 written AS (
   INSERT INTO ${name} AS t (${writtenColumns(table).map(quote).join(', ')})

@@ -9,7 +9,7 @@ import { sqliteTypes } from './sqlite-types.js';
  * transaction (PERF-NOTES: the fastest path measured; the query builder costs ~20-30% here).
  * It runs synchronously on the connection whose transaction Kysely holds, so it joins it.
  * `RETURNING rowid` tells the outcome: no row = guarded (unchanged or stale); a rowid above the
- * table's highest before the page = inserted (keys are unique within a page).
+ * table's highest before the statement = inserted (keys are unique within a scope's rows).
  */
 export function createSqlitePageUpsert(database: BetterSqlite3.Database, table: StreamTable): PageUpsert {
   const name = quote(table.name);
@@ -34,26 +34,26 @@ export function createSqlitePageUpsert(database: BetterSqlite3.Database, table: 
   return async (_trx, page) => {
     const before = highestRowid.get() ?? 0;
     const counts = { inserted: 0, updated: 0, unchanged: 0, staleSkipped: 0 } satisfies UpsertCounts;
-    if (table.scopeColumn) params[at.get(table.scopeColumn)!] = page.scope;
     params[at.get('synced_at')!] = page.syncedAt;
     params[at.get('deleted_at')!] = page.deletedAt;
     params[at.get('deleted_reason')!] = page.deletedReason;
-    for (const row of page.rows) {
-      params[0] = row.id;
-      params[at.get('data')!] = JSON.stringify(row.record);
-      params[at.get('sequence')!] = row.sequence;
-      for (let i = 0; i < row.values.length; i++) params[firstTyped + i] = sqliteTypes.encode(row.values[i]!);
-      const rowid = upsert.get(params);
-      if (rowid !== undefined) {
-        if (rowid > before) counts.inserted++;
-        else counts.updated++;
-      } else if (
-        row.sequence !== null &&
-        (storedSequence.get(key(page.scope, row.id)) ?? -1) > row.sequence
-      ) {
-        counts.staleSkipped++;
-      } else {
-        counts.unchanged++;
+    for (const { scope, rows } of page.groups) {
+      if (table.scopeColumn) params[at.get(table.scopeColumn)!] = scope;
+      for (const row of rows) {
+        params[0] = row.id;
+        params[at.get('data')!] = JSON.stringify(row.record);
+        params[at.get('sequence')!] = row.sequence;
+        for (let i = 0; i < row.values.length; i++)
+          params[firstTyped + i] = sqliteTypes.encode(row.values[i]!);
+        const rowid = upsert.get(params);
+        if (rowid !== undefined) {
+          if (rowid > before) counts.inserted++;
+          else counts.updated++;
+        } else if (row.sequence !== null && (storedSequence.get(key(scope, row.id)) ?? -1) > row.sequence) {
+          counts.staleSkipped++;
+        } else {
+          counts.unchanged++;
+        }
       }
     }
     return counts;
