@@ -1,5 +1,6 @@
 import { type FastifyInstance, fastify } from 'fastify';
 import { registerAdminRoutes } from './admin/admin-routes.js';
+import { createRequestCounter } from './admin/request-counter.js';
 import { createAccessGuard } from './auth/access-guard.js';
 import { registerLoginRoute } from './auth/login-route.js';
 import { createRateLimiter } from './auth/rate-limiter.js';
@@ -39,6 +40,8 @@ export function createSimServer(input: SimOptionsInput | SimOptions = {}): {
     app.getDefaultJsonParser('error', 'error'),
   );
   installErrorHandler(app, options.variant.errorBody);
+  const requests = createRequestCounter();
+  requests.install(app);
 
   const data = createSimData(options);
   const issuer = createTokenIssuer(options.now);
@@ -63,6 +66,6 @@ export function createSimServer(input: SimOptionsInput | SimOptions = {}): {
   registerClientRoutes(app, { data, guard, listings, variant: options.variant });
   driver.register(app);
   const random = createRandom(hash32(options.seed, randomTags.changes));
-  registerAdminRoutes(app, { options, data, driver, faults, hostile, issuer, random });
+  registerAdminRoutes(app, { options, data, driver, faults, hostile, issuer, random, requests });
   return { app, options };
 }

@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import type { ChangeFilter, SimChange } from './admin/random-changes.js';
 import type { OverridableStream, SimOverride } from './admin/record-overrides.js';
+import type { RequestCounts } from './admin/request-counter.js';
 import type { IssuedToken, TokenType } from './auth/token-issuer.js';
 import type { HostileMode, HostileStatus } from './hostile/hostile-rule.js';
 import type { FaultProfileName, FaultRates } from './sim-options.js';
@@ -42,6 +43,8 @@ export interface SimAdminClient {
   }): Promise<HostileStatus>;
   /** Ends the hostile rule; answers what it had done. */
   clearHostile(): Promise<HostileStatus | null>;
+  /** API answers served so far, per route and status. */
+  requests(): Promise<RequestCounts>;
 }
 
 export function createSimAdminClient(options: { url: string; adminToken?: string }): SimAdminClient {
@@ -84,5 +87,6 @@ export function createSimAdminClient(options: { url: string; adminToken?: string
     setHostile: async (rule) => (await call<{ rule: HostileStatus }>('PUT', '/_sim/hostile', rule)).rule,
     clearHostile: async () =>
       (await call<{ cleared: HostileStatus | null }>('DELETE', '/_sim/hostile')).cleared,
+    requests: async () => (await call<{ requests: RequestCounts }>('GET', '/_sim/requests')).requests,
   };
 }

@@ -24,6 +24,17 @@ describe('tms-sim fault injection', () => {
       text: await response.body.text(),
     }));
 
+  it('counts the answers it sent per route and status, faulted ones too, admin calls not', async () => {
+    const before = (await admin().requests())['GET /invoice/invoices/'] ?? {};
+    await list();
+    await admin().setFaults({ rateLimited: 1 });
+    await list();
+    const after = (await admin().requests())['GET /invoice/invoices/'] ?? {};
+    expect((after['200'] ?? 0) - (before['200'] ?? 0)).toBe(1);
+    expect((after['429'] ?? 0) - (before['429'] ?? 0)).toBe(1);
+    expect(Object.keys(await admin().requests()).some((route) => route.includes('/_sim/'))).toBe(false);
+  });
+
   it('injects 429 with Retry-After in seconds, and never faults the admin routes', async () => {
     await admin().setFaults({ rateLimited: 1, retryAfterSeconds: 2 });
     const answer = await list();

@@ -13,6 +13,7 @@ import { SimHttpError } from '../sim-http-error.js';
 import type { SimOptions } from '../sim-options.js';
 import { applyRandomChanges } from './random-changes.js';
 import { clearOverrides, setOverride } from './record-overrides.js';
+import type { RequestCounter } from './request-counter.js';
 import { buildTruth } from './sim-truth.js';
 
 const ChangesRequest = Type.Object({
@@ -40,6 +41,7 @@ export interface AdminDeps {
   readonly faults: FaultInjector;
   readonly hostile: HostileResponses;
   readonly issuer: TokenIssuer;
+  readonly requests: RequestCounter;
   /** Seeds the changes of requests that bring no seed. */
   readonly random: () => number;
 }
@@ -68,6 +70,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
       const { stream } = request.query as { stream?: string };
       return sendJson(reply, 200, buildTruth(deps.data, deps.driver, stream));
     });
+    admin.get('/_sim/requests', async () => ({ requests: deps.requests.counts() }));
     admin.put('/_sim/overrides', async (request) => setOverride(deps.data, request.body));
     admin.delete('/_sim/overrides', async () => ({ cleared: clearOverrides(deps.data) }));
     admin.post('/_sim/tokens', async (request) => {
