@@ -17,6 +17,12 @@ export interface WorkerSettings {
    * taken over by another worker about this long after it died. @default 30000
    */
   readonly lockMs: number;
+  /**
+   * Times a job may lose its worker (killed, crashed, lock lost) and be taken over [WORKER_MAX_STALLS].
+   * A takeover resumes from the checkpoint and loses nothing, so the bound only stops a job whose
+   * page kills the process every time. @default 20
+   */
+  readonly maxStalls: number;
   /** Pause of the whole queue after a 429 without Retry-After [RATE_LIMIT_PAUSE_MS]. @default 30000 */
   readonly rateLimitPauseMs: number;
   /** Bound of a graceful stop on SIGINT/SIGTERM [SHUTDOWN_TIMEOUT_MS]. @default 30000 */
@@ -34,6 +40,7 @@ export const defaultWorkerSettings: WorkerSettings = Object.freeze({
   attempts: 5,
   backoffMs: 10_000,
   lockMs: 30_000,
+  maxStalls: 20,
   rateLimitPauseMs: 30_000,
   shutdownTimeoutMs: 30_000,
   dashboardToken: undefined,
@@ -45,6 +52,7 @@ const numbers = {
   JOB_ATTEMPTS: ['attempts', 1, 100],
   JOB_BACKOFF_MS: ['backoffMs', 0, 86_400_000],
   WORKER_LOCK_MS: ['lockMs', 1000, 3_600_000],
+  WORKER_MAX_STALLS: ['maxStalls', 1, 10_000],
   RATE_LIMIT_PAUSE_MS: ['rateLimitPauseMs', 1, 86_400_000],
   SHUTDOWN_TIMEOUT_MS: ['shutdownTimeoutMs', 1000, 3_600_000],
 } as const satisfies Record<string, readonly [keyof WorkerSettings, number, number]>;

@@ -52,6 +52,8 @@ export async function startSyncWorker(options: SyncWorkerOptions): Promise<SyncW
       concurrency: settings.worker.concurrency,
       lockDuration: settings.worker.lockMs,
       stalledInterval: settings.worker.lockMs,
+      // BullMQ's default of 1 would fail a job the second time its worker dies (a deploy, an OOM kill).
+      maxStalledCount: settings.worker.maxStalls,
     },
   );
   watch(worker, options);

@@ -65,6 +65,7 @@ describe('loadSettings', () => {
     [{ JOB_ATTEMPTS: 'five' }, 'JOB_ATTEMPTS'],
     [{ JOB_BACKOFF_MS: '-1' }, 'JOB_BACKOFF_MS'],
     [{ WORKER_LOCK_MS: '10' }, 'WORKER_LOCK_MS'],
+    [{ WORKER_MAX_STALLS: '0' }, 'WORKER_MAX_STALLS'],
     [{ RATE_LIMIT_PAUSE_MS: '1.5' }, 'RATE_LIMIT_PAUSE_MS'],
     [{ SHUTDOWN_TIMEOUT_MS: '0' }, 'SHUTDOWN_TIMEOUT_MS'],
   ])('names the setting that is wrong: %j', (env, setting) => {
@@ -100,6 +101,7 @@ describe('loadSettings', () => {
       attempts: 5,
       backoffMs: 10_000,
       lockMs: 30_000,
+      maxStalls: 20,
       rateLimitPauseMs: 30_000,
       shutdownTimeoutMs: 30_000,
       dashboardToken: undefined,
