@@ -14,6 +14,7 @@ import { openSqliteDialect } from './sqlite/sqlite-dialect.js';
 import type { Store } from './store.js';
 import { createStoreContext, scopeValue } from './store-context.js';
 import type { StoreDialect } from './store-dialect.js';
+import { type StoreRetryOptions, withStoreRetry } from './store-retry.js';
 import { parseStoreUrl, redactStoreUrl, type StoreLocation } from './store-url.js';
 import { type Catalogue, type StreamTable, streamTables } from './stream-tables.js';
 import { finishRun, lastRuns, listRuns, startRun } from './sync-runs.js';
@@ -40,7 +41,7 @@ export async function openStore(url: string | undefined, options: OpenStoreOptio
   const location = parseStoreUrl(url);
   const tables = streamTables(options.catalogue ?? streams);
   const dialect = openDialect(location, options);
-  const store = createStore(dialect, tables);
+  const store = createStore(dialect, tables, { logger: options.logger });
   try {
     await store.ping();
   } catch (error) {
@@ -78,40 +79,54 @@ function openDialect(location: StoreLocation, options: OpenStoreOptions): StoreD
   }
 }
 
-/** Binds the verbs to one dialect; nothing here knows which database it is. */
-export function createStore(dialect: StoreDialect, tables: ReadonlyMap<string, StreamTable>): Store {
+/**
+ * Binds the verbs to one dialect; nothing here knows which database it is. Every verb that is one
+ * transaction or one read runs under the store's retry (store-retry.ts): a dropped connection or
+ * a busy database costs a repeat, not the run.
+ */
+export function createStore(
+  dialect: StoreDialect,
+  tables: ReadonlyMap<string, StreamTable>,
+  retry: StoreRetryOptions = {},
+): Store {
   const context = createStoreContext(dialect, tables);
   const { db, types } = dialect;
+  const retried =
+    <A extends unknown[], R>(verb: string, run: (...args: A) => Promise<R>) =>
+    (...args: A) =>
+      withStoreRetry(verb, () => run(...args), retry);
   return {
     dialect: dialect.name,
-    migrate: () => migrateStore(dialect, tables.values()),
+    migrate: retried('migrate', () => migrateStore(dialect, tables.values())),
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    writePage: (input) => writePage(context, input),
-    previewPage: (input) => previewPage(context, input),
-    markDeleted: (input) => markDeleted(context, input),
-    markMissing: (input) => markMissing(context, input),
-    markDeletedByScope: (input) => markDeletedByScope(context, input),
-    replaceScopes: (input) => replaceScopes(context, input),
-    readState: (stream, partition) => readState(db, types, stream, partition),
-    listStates: () => listStates(db, types),
-    resetState: (stream) => resetState(db, stream, new Date()),
-    startRun: (input) => startRun(db, input),
-    finishRun: (runId, input) => finishRun(db, runId, input),
-    listRuns: (filter) => listRuns(db, filter),
-    lastRuns: () => lastRuns(db),
-    insertRejected: async (input) => {
+    writePage: retried('writePage', (input) => writePage(context, input)),
+    previewPage: retried('previewPage', (input) => previewPage(context, input)),
+    markDeleted: retried('markDeleted', (input) => markDeleted(context, input)),
+    markMissing: retried('markMissing', (input) => markMissing(context, input)),
+    markDeletedByScope: retried('markDeletedByScope', (input) => markDeletedByScope(context, input)),
+    replaceScopes: retried('replaceScopes', (input) => replaceScopes(context, input)),
+    readState: retried('readState', (stream, partition) => readState(db, types, stream, partition)),
+    listStates: retried('listStates', () => listStates(db, types)),
+    resetState: retried('resetState', (stream) => resetState(db, stream, new Date())),
+    startRun: retried('startRun', (input) => startRun(db, input)),
+    finishRun: retried('finishRun', (runId, input) => finishRun(db, runId, input)),
+    listRuns: retried('listRuns', (filter) => listRuns(db, filter)),
+    lastRuns: retried('lastRuns', () => lastRuns(db)),
+    insertRejected: retried('insertRejected', async (input) => {
       const scope = scopeValue(context.table(input.stream), input.scope);
       const now = input.now ?? new Date();
       await insertRejects(db, { runId: input.runId, stream: input.stream, scope, records: [input], now });
-    },
-    enqueueAllParents: (child, parent) => enqueueAllParents(context, child, parent),
-    pendingParents: (child, options) => pendingParents(context, child, options),
-    ackParents: (child, parentIds) => ackParents(context, child, parentIds),
-    countRows: (stream, filter) => countRows(context, stream, filter),
-    liveKeys: (stream, ids) => liveKeys(context, stream, ids),
-    readRows: (stream, filter) => readRows(context, stream, filter),
+    }),
+    enqueueAllParents: retried('enqueueAllParents', (child, parent) =>
+      enqueueAllParents(context, child, parent),
+    ),
+    pendingParents: retried('pendingParents', (child, options) => pendingParents(context, child, options)),
+    ackParents: retried('ackParents', (child, parentIds) => ackParents(context, child, parentIds)),
+    countRows: retried('countRows', (stream, filter) => countRows(context, stream, filter)),
+    liveKeys: retried('liveKeys', (stream, ids) => liveKeys(context, stream, ids)),
+    readRows: retried('readRows', (stream, filter) => readRows(context, stream, filter)),
     liveIds: (stream, options) => liveIds(context, stream, options),
     liveRecords: (stream, options) => liveRecords(context, stream, options),
     close: () => db.destroy(),

@@ -24,11 +24,15 @@ export interface PostgresPoolOptions {
   readonly logger?: Logger | undefined;
 }
 
-/** Kysely on a pg Pool; an idle client's error is logged, not thrown (it would crash the process). */
+/**
+ * Kysely on a pg Pool. A connection's error is logged, not thrown: an 'error' event without a
+ * listener would crash the process, and pg emits one when a connection dies between two queries
+ * of a transaction (the next query then fails, the store retries, and the pool drops the client).
+ */
 export function createPostgresKysely(options: PostgresPoolOptions): Kysely<StoreDatabase> {
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.poolSize, types });
-  pool.on('error', (error) =>
-    options.logger?.warn({ err: error }, 'store: idle PostgreSQL connection failed'),
-  );
+  const logError = (error: Error) => options.logger?.warn({ err: error }, 'store: PostgreSQL connection failed');
+  pool.on('error', logError);
+  pool.on('connect', (client) => client.on('error', logError));
   return new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
 }

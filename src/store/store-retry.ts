@@ -1,0 +1,59 @@
+import pRetry from 'p-retry';
+import type { Logger } from '../logger.js';
+
+/**
+ * What a store verb that lost its connection or met a lock does: try again, a few times, with
+ * back-off. Every verb is one transaction, so a failed attempt left nothing behind (PostgreSQL rolls
+ * back a transaction whose connection died; SQLite a busy one never began writing). A commit whose
+ * answer was lost is retried too: the page upsert is idempotent, and its state transition is a
+ * compare-and-set that then fails the run cleanly, to be resumed from the checkpoint.
+ */
+export interface StoreRetryOptions {
+  /** Attempts after the first. @default 5 */
+  readonly retries?: number;
+  /** First wait; doubled per retry, with jitter (about 3 s in all by default). @default 100 */
+  readonly minDelayMs?: number;
+  readonly logger?: Logger | undefined;
+}
+
+/** PostgreSQL SQLSTATEs of a lost or refused connection, and of a transaction worth repeating. */
+const transientStates = /^(08...|57P0[123]|40001|40P01)$/;
+const transientCodes = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+]);
+const transientMessages = /Connection terminated|not queryable|terminating connection/i;
+
+/** The error, or the error it wraps (a failed migration carries the driver's error as cause). */
+export function isTransientStoreError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (transientStates.test(code) || transientCodes.has(code))) return true;
+  return transientMessages.test(error.message) || isTransientStoreError(error.cause);
+}
+
+/** Runs one store verb under the store's retry. */
+export function withStoreRetry<T>(
+  verb: string,
+  run: () => Promise<T>,
+  options: StoreRetryOptions = {},
+): Promise<T> {
+  return pRetry(run, {
+    retries: options.retries ?? 5,
+    minTimeout: options.minDelayMs ?? 100,
+    factor: 2,
+    randomize: true,
+    shouldRetry: ({ error }) => isTransientStoreError(error),
+    onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
+      if (retriesLeft > 0 && isTransientStoreError(error))
+        options.logger?.warn(
+          { verb, attempt: attemptNumber, error: error.message },
+          'store: transient failure, retrying',
+        );
+    },
+  });
+}
