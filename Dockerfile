@@ -1,5 +1,6 @@
 # tms-sync: one image for the worker, the one-shot commands and the simulator.
-# No build step: bin/tms-sync.js runs the TypeScript sources through tsx (a runtime dependency).
+# No separate build step: bin/tms-sync.js bundles the TypeScript sources with esbuild on the first
+# start after a change (done once below, at image build) and runs the bundle.
 FROM node:20-slim
 
 ENV NODE_ENV=production
@@ -20,6 +21,7 @@ COPY config ./config
 COPY jobs ./jobs
 COPY schemas ./schemas
 COPY src ./src
+RUN node bin/tms-sync.js --version > /dev/null
 
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node

@@ -56,52 +56,67 @@ const defaultMaxEmptyPages = 10;
  * ignored). Never assumes full pages, sequence order or the sequence field's name. Fails on a cursor
  * seen before in this pass (CursorLoopError), on endless empty pages and on a page holding more items
  * than the limit asked for (PaginationError).
+ *
+ * The next page is requested as soon as this one's cursor is checked, so it arrives while the
+ * caller writes this one (PERF-NOTES: +55% at 20 ms of latency). Pages are still yielded one at a
+ * time and in order; a caller that stops early cancels the request in flight.
  */
 export async function* paginate<L extends ListingDefinition>(
   core: RequestCore,
   listing: L,
   options: PageOptions<L['path']>,
 ): AsyncGenerator<Page<ListingRecord<L>>, void, undefined> {
-  const { since, limit, sort, status, query, signal } = options;
+  const { since, limit, sort, status, query } = options;
   const path = buildPath(listing.path, pathParamsOf(listing.path, options));
   const target: RequestTarget = { method: 'GET', path };
   const maxEmptyPages = options.maxEmptyPages ?? defaultMaxEmptyPages;
-  const seen = new Set<string>();
-  let cursor = options.cursor;
-  let emptyPages = 0;
-  for (let pageNumber = 1; ; pageNumber++) {
-    if (cursor !== undefined) seen.add(cursor);
-    const body = await core.json({
+  const stopped = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stopped.signal]) : stopped.signal;
+  const fetchPage = (cursor: string | undefined) =>
+    core.json({
       method: 'GET',
       path,
       auth: 'rest',
       signal,
       query: { ...query, since, limit, sort, status, cursor },
     });
-    const data = pageData(body, target);
-    const items = data.items ?? [];
-    if (limit !== undefined && items.length > limit) {
-      throw new PaginationError(
-        `the page holds ${items.length} items, more than the limit of ${limit} asked for`,
-        {
-          target,
-        },
-      );
+  const seen = new Set<string>();
+  let cursor = options.cursor;
+  let next = fetchPage(cursor);
+  let emptyPages = 0;
+  try {
+    for (let pageNumber = 1; ; pageNumber++) {
+      if (cursor !== undefined) seen.add(cursor);
+      const data = pageData(await next, target);
+      const items = data.items ?? [];
+      if (limit !== undefined && items.length > limit) {
+        throw new PaginationError(
+          `the page holds ${items.length} items, more than the limit of ${limit} asked for`,
+          {
+            target,
+          },
+        );
+      }
+      if (data.hasMore) {
+        emptyPages = items.length === 0 ? emptyPages + 1 : 0;
+        checkContinuation(data.nextCursor, seen, emptyPages, maxEmptyPages, target);
+        next = fetchPage(data.nextCursor);
+        // Awaited on the next turn; until then a failure must not count as unhandled.
+        next.catch(() => undefined);
+      }
+      yield {
+        ...splitRecords(recordSchemas[listing.record], items),
+        cursor,
+        nextCursor: data.nextCursor,
+        hasMore: data.hasMore,
+        maxSequence: data.maxSequence,
+        pageNumber,
+      } as Page<ListingRecord<L>>;
+      if (!data.hasMore) return;
+      cursor = data.nextCursor;
     }
-    if (data.hasMore) {
-      emptyPages = items.length === 0 ? emptyPages + 1 : 0;
-      checkContinuation(data.nextCursor, seen, emptyPages, maxEmptyPages, target);
-    }
-    yield {
-      ...splitRecords(recordSchemas[listing.record], items),
-      cursor,
-      nextCursor: data.nextCursor,
-      hasMore: data.hasMore,
-      maxSequence: data.maxSequence,
-      pageNumber,
-    } as Page<ListingRecord<L>>;
-    if (!data.hasMore) return;
-    cursor = data.nextCursor;
+  } finally {
+    stopped.abort(new Error('the listing pass ended'));
   }
 }
 

@@ -31,7 +31,8 @@ export interface PostgresPoolOptions {
  */
 export function createPostgresKysely(options: PostgresPoolOptions): Kysely<StoreDatabase> {
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.poolSize, types });
-  const logError = (error: Error) => options.logger?.warn({ err: error }, 'store: PostgreSQL connection failed');
+  const logError = (error: Error) =>
+    options.logger?.warn({ err: error }, 'store: PostgreSQL connection failed');
   pool.on('error', logError);
   pool.on('connect', (client) => client.on('error', logError));
   return new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
