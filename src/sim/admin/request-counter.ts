@@ -19,8 +19,9 @@ export function createRequestCounter(): RequestCounter {
       app.addHook('onResponse', async (request, reply) => {
         if (request.url.startsWith('/_sim/')) return;
         const route = `${request.method} ${request.routeOptions.url ?? '(no route)'}`;
-        const byStatus = (counts[route] ??= {});
+        const byStatus = counts[route] ?? {};
         byStatus[reply.statusCode] = (byStatus[reply.statusCode] ?? 0) + 1;
+        counts[route] = byStatus;
       });
     },
     counts: () => structuredClone(counts),
