@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import type { PageUpsert, UpsertCounts } from '../store-dialect.js';
+import type { PageUpsert } from '../store-dialect.js';
 import type { StreamTable } from '../stream-tables.js';
 import { conflictClause, quote, writtenColumns } from '../upsert-sql.js';
 import { postgresTypes } from './postgres-types.js';
@@ -8,11 +8,12 @@ import { postgresTypes } from './postgres-types.js';
  * The PostgreSQL page upsert: all rows of all groups as ONE JSONB parameter expanded by
  * `jsonb_to_recordset` (PERF-NOTES: the fastest path measured), one round trip per page or per
  * batch of child scopes (each row carries its scope). `xmax = 0` tells inserted rows from updated
- * ones; the stale count joins the input to the table as it was before the statement (every part
- * of a WITH sees the same snapshot).
+ * ones. Only when some rows were neither (guarded) does a second statement tell the stale ones
+ * from the unchanged, by their stored sequence: a backfill never pays for that join.
  */
 export function createPostgresPageUpsert(table: StreamTable): PageUpsert {
   const text = upsertSql(table);
+  const staleText = staleSql(table);
   const names = table.columns.map((column) => column.name);
   const scopeColumn = table.scopeColumn;
   return async (trx, page) => {
@@ -27,30 +28,42 @@ export function createPostgresPageUpsert(table: StreamTable): PageUpsert {
         input.push(item);
       }
     }
-    const parameters = [JSON.stringify(input), page.syncedAt, page.deletedAt, page.deletedReason];
-    const result = await trx.executeQuery<Omit<UpsertCounts, 'unchanged'>>(
-      CompiledQuery.raw(text, parameters),
+    const json = JSON.stringify(input);
+    const written = await trx.executeQuery<{ inserted: number; updated: number }>(
+      CompiledQuery.raw(text, [json, page.syncedAt, page.deletedAt, page.deletedReason]),
     );
-    const { inserted, updated, staleSkipped } = result.rows[0]!;
-    return {
-      inserted,
-      updated,
-      staleSkipped,
-      unchanged: input.length - inserted - updated - staleSkipped,
-    };
+    const { inserted, updated } = written.rows[0]!;
+    const guarded = input.length - inserted - updated;
+    const staleSkipped =
+      guarded === 0
+        ? 0
+        : (await trx.executeQuery<{ stale: number }>(CompiledQuery.raw(staleText, [json]))).rows[0]!.stale;
+    return { inserted, updated, staleSkipped, unchanged: guarded - staleSkipped };
   };
+}
+
+function recordColumns(table: StreamTable): string {
+  const scope = table.scopeColumn ? [`${quote(table.scopeColumn)} text`] : [];
+  return [
+    '"id" text',
+    ...scope,
+    '"data" jsonb',
+    '"sequence" bigint',
+    ...table.columns.map((c) => `${quote(c.name)} ${postgresTypes.typed[c.type]}`),
+  ].join(', ');
+}
+
+/** Input rows whose stored row has a higher sequence (after the upsert: it left those untouched). */
+function staleSql(table: StreamTable): string {
+  const scope = table.scopeColumn ? [quote(table.scopeColumn)] : [];
+  const sameKey = ['c."id" = i."id"', ...scope.map((column) => `c.${column} = i.${column}`)].join(' AND ');
+  return `SELECT count(*) AS "stale" FROM jsonb_to_recordset($1::jsonb) AS i(${recordColumns(table)})
+  JOIN ${quote(table.name)} c ON ${sameKey} WHERE i."sequence" < c."sequence"`;
 }
 
 function upsertSql(table: StreamTable): string {
   const name = quote(table.name);
   const scope = table.scopeColumn ? [quote(table.scopeColumn)] : [];
-  const record = [
-    '"id" text',
-    ...scope.map((column) => `${column} text`),
-    '"data" jsonb',
-    '"sequence" bigint',
-    ...table.columns.map((c) => `${quote(c.name)} ${postgresTypes.typed[c.type]}`),
-  ];
   const typed = table.columns.map((c) => quote(c.name));
   const selected = [
     '"id"',
@@ -62,15 +75,11 @@ function upsertSql(table: StreamTable): string {
     '$4::text',
     ...typed,
   ];
-  const sameKey = ['c."id" = i."id"', ...scope.map((column) => `c.${column} = i.${column}`)].join(' AND ');
-  return `WITH input AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(${record.join(', ')})),
-written AS (
+  return `WITH written AS (
   INSERT INTO ${name} AS t (${writtenColumns(table).map(quote).join(', ')})
-  SELECT ${selected.join(', ')} FROM input
+  SELECT ${selected.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${recordColumns(table)})
   ${conflictClause(table, 't', 'IS DISTINCT FROM')}
   RETURNING (xmax = 0) AS inserted
 )
-SELECT (SELECT count(*) FROM written WHERE inserted) AS "inserted",
-  (SELECT count(*) FROM written WHERE NOT inserted) AS "updated",
-  (SELECT count(*) FROM input i JOIN ${name} c ON ${sameKey} WHERE i."sequence" < c."sequence") AS "staleSkipped"`;
+SELECT count(*) FILTER (WHERE inserted) AS "inserted", count(*) FILTER (WHERE NOT inserted) AS "updated" FROM written`;
 }
