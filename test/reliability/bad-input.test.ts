@@ -14,8 +14,6 @@ interface BadInput {
   readonly names: RegExp;
 }
 
-// sqlite:/proc/x/y.sqlite is left out: opening it hangs in the store (mkdirSync recursive on /proc
-// loops forever in Node 20), reported for a fix in src/store/sqlite/sqlite-dialect.ts.
 const badInputs: readonly BadInput[] = [
   {
     name: 'a TMS_BASE_URL that is not a URL',
