@@ -101,8 +101,9 @@ export function createStore(
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    writePage: retried('writePage', (input) => writePage(context, input)),
-    previewPage: retried('previewPage', (input) => previewPage(context, input)),
+    // The page verbs retry their transaction only, not the wait for the page before them.
+    writePage: (input) => writePage(context, input, (run) => withStoreRetry('writePage', run, retry)),
+    previewPage: (input) => previewPage(context, input, (run) => withStoreRetry('previewPage', run, retry)),
     markDeleted: retried('markDeleted', (input) => markDeleted(context, input)),
     markMissing: retried('markMissing', (input) => markMissing(context, input)),
     markDeletedByScope: retried('markDeletedByScope', (input) => markDeletedByScope(context, input)),

@@ -40,15 +40,11 @@ export async function replaceScopes(
   }
   if (groups.length === 0)
     return { inserted: 0, updated: 0, unchanged: 0, staleSkipped: 0, rejected: 0, deleted: 0 };
+  const now = input.now.toISOString();
+  const upsert = context.upsert(table)({ groups, syncedAt: now, deletedAt: null, deletedReason: null });
   try {
     return await context.dialect.db.transaction().execute(async (trx) => {
-      const now = input.now.toISOString();
-      const counts = await context.upsert(table)(trx, {
-        groups,
-        syncedAt: now,
-        deletedAt: null,
-        deletedReason: null,
-      });
+      const counts = await upsert(trx);
       for (const batch of rejectBatches) await insertRejects(trx, batch);
       const deleted = await markMissingInScopes(context, trx, {
         table,

@@ -1,4 +1,4 @@
-import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Transaction } from 'kysely';
+import type { ColumnDefinitionBuilder, CompiledQuery, CreateTableBuilder, Kysely, Transaction } from 'kysely';
 import type { ColumnType } from '../../config/stream-definition.js';
 import type { ColumnValue } from './column-values.js';
 import type { StoreDatabase } from './database.js';
@@ -34,19 +34,39 @@ export interface UpsertCounts {
   readonly staleSkipped: number;
 }
 
-/** Upserts one page inside the caller's transaction; the guards live in the SQL. */
-export type PageUpsert = (trx: Transaction<StoreDatabase>, page: PageUpsertInput) => Promise<UpsertCounts>;
+/**
+ * Prepares one page's upsert (values bound, JSON encoded) at once, and returns the step that runs
+ * it inside the caller's transaction, so the preparing can happen while an earlier page is still
+ * being written. The guards live in the SQL.
+ */
+export type PageUpsert = (page: PageUpsertInput) => PreparedUpsert;
+
+/** A prepared upsert, run inside the caller's transaction; a dialect may carry more on it for its `runPage`. */
+export type PreparedUpsert = (trx: Transaction<StoreDatabase>) => Promise<UpsertCounts>;
 
 /** A column type as Kysely's schema builder takes it. */
 export type DataTypeExpression = Parameters<CreateTableBuilder<string>['addColumn']>[1];
 
-/** Puts parent ids into `child_queue` for each child stream, inside the caller's transaction (per page: hot). */
-export type EnqueueParents = (
-  trx: Transaction<StoreDatabase>,
+/** The statements putting parent ids into `child_queue` for each child stream (per page: hot). */
+export type EnqueueParentsQueries = (
   children: readonly string[],
   parentIds: readonly string[],
   queuedAt: string,
-) => Promise<void>;
+) => CompiledQuery[];
+
+/** One page's transaction, as the dialect runs it: the upsert, then the statements in order. */
+export interface PageWork {
+  readonly upsert: PreparedUpsert;
+  readonly statements: readonly CompiledQuery[];
+  /** The state's compare-and-set: when it returns no row, the whole transaction is rolled back. */
+  readonly transition?: CompiledQuery | undefined;
+  /** Roll back even when everything succeeded (a dry run's preview). */
+  readonly rollback: boolean;
+}
+
+export type PageWorkResult =
+  | { readonly refused: false; readonly counts: UpsertCounts; readonly transitionRow: unknown }
+  | { readonly refused: true };
 
 /** How each database spells the store's column types. */
 export interface SqlTypes {
@@ -89,7 +109,9 @@ export interface StoreDialect {
   readonly types: SqlTypes;
   /** The hot path: built once per table, its SQL prepared or cached once. */
   createPageUpsert(table: StreamTable): PageUpsert;
-  enqueueParents: EnqueueParents;
+  enqueueParentsQueries: EnqueueParentsQueries;
+  /** Runs a page's transaction (write-page.ts); the SQLite dialect runs it whole on its thread. */
+  runPage(work: PageWork): Promise<PageWorkResult>;
   /** Fills `idSetTable` with the entries (any number: a million is fine), replacing its content. */
   loadIdSet(trx: Transaction<StoreDatabase>, entries: Iterable<IdSetEntry>): Promise<void>;
 }

@@ -64,6 +64,11 @@ export interface WritePageInput {
   /** Records the caller rejected; inserted in the same transaction (they vanish with a failed page). */
   readonly rejected?: readonly RejectedRecord[];
   readonly state?: StateTransition;
+  /**
+   * The page's transaction begins once this settles, and not at all if it rejects: the write of
+   * the page before, so pages commit in order while this one is prepared. @default undefined
+   */
+  readonly after?: Promise<unknown>;
 }
 
 export interface PageResult extends UpsertCounts {

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import type { StoreDatabase, SyncStateTable } from './database.js';
 import { StateConflictError, WatermarkRegressionError } from './errors.js';
 import type { StateTransition, SyncState } from './store.js';
@@ -38,6 +38,17 @@ export async function applyTransition(
   transition: StateTransition,
   now: Date,
 ): Promise<SyncState> {
+  const row = (await trx.executeQuery(transitionQuery(trx, transition, now))).rows[0];
+  if (row) return decodeState(row as Selectable<SyncStateTable>, types);
+  return refuseTransition(trx, types, transition);
+}
+
+/** The one statement of a transition; it returns the new row, or none when refused. */
+export function transitionQuery(
+  db: Kysely<StoreDatabase>,
+  transition: StateTransition,
+  now: Date,
+): CompiledQuery {
   const { stream, expectedVersion, watermark } = transition;
   const partition = transition.partition ?? '';
   const values = {
@@ -48,28 +59,42 @@ export async function applyTransition(
     version: expectedVersion + 1,
     updated_at: now.toISOString(),
   };
-  const row =
-    expectedVersion === 0
-      ? await trx
-          .insertInto('sync_state')
-          .values({ stream, partition, ...values })
-          .onConflict((oc) => oc.columns(['stream', 'partition']).doNothing())
-          .returningAll()
-          .executeTakeFirst()
-      : await trx
-          .updateTable('sync_state')
-          .set(values)
-          .where('stream', '=', stream)
-          .where('partition', '=', partition)
-          .where('version', '=', expectedVersion)
-          .$if(watermark === null, (q) => q.where('watermark', 'is', null))
-          .$if(typeof watermark === 'number', (q) =>
-            q.where((eb) => eb.or([eb('watermark', 'is', null), eb('watermark', '<=', watermark!)])),
-          )
-          .returningAll()
-          .executeTakeFirst();
-  if (row) return decodeState(row, types);
-  const current = await readState(trx, types, stream, partition);
+  if (expectedVersion === 0) {
+    return db
+      .insertInto('sync_state')
+      .values({ stream, partition, ...values })
+      .onConflict((oc) => oc.columns(['stream', 'partition']).doNothing())
+      .returningAll()
+      .compile();
+  }
+  return db
+    .updateTable('sync_state')
+    .set(values)
+    .where('stream', '=', stream)
+    .where('partition', '=', partition)
+    .where('version', '=', expectedVersion)
+    .$if(watermark === null, (q) => q.where('watermark', 'is', null))
+    .$if(typeof watermark === 'number', (q) =>
+      q.where((eb) => eb.or([eb('watermark', 'is', null), eb('watermark', '<=', watermark!)])),
+    )
+    .returningAll()
+    .compile();
+}
+
+/** The state a transition's returned row describes. */
+export function transitionState(row: unknown, types: SqlTypes): SyncState {
+  return decodeState(row as Selectable<SyncStateTable>, types);
+}
+
+/** Reads why a transition was refused and throws it: another run moved the state, or the watermark would go back. */
+export async function refuseTransition(
+  db: Kysely<StoreDatabase>,
+  types: SqlTypes,
+  transition: StateTransition,
+): Promise<never> {
+  const { stream, expectedVersion, watermark } = transition;
+  const partition = transition.partition ?? '';
+  const current = await readState(db, types, stream, partition);
   if (current.version !== expectedVersion)
     throw new StateConflictError(stream, partition, expectedVersion, current.version);
   throw new WatermarkRegressionError(stream, partition, current.watermark!, watermark ?? null);

@@ -29,8 +29,11 @@ export interface PartitionJob<D extends StreamDefinition = StreamDefinition> {
   readonly tally: RunTally;
   readonly signal: AbortSignal | undefined;
   readState(): Promise<SyncState>;
-  /** Upserts a page (with its state transition) in one transaction, or previews it in a dry run. */
-  writePage(page: PageWrite): Promise<PageResult>;
+  /**
+   * Upserts a page (with its state transition) in one transaction, or previews it in a dry run;
+   * with `after`, the transaction waits for that write (see page-pipeline.ts).
+   */
+  writePage(page: PageWrite, after?: Promise<unknown>): Promise<PageResult>;
   markMissing(input: Omit<MarkMissingInput, 'stream' | 'now' | 'dryRun' | 'maxDeleteShare'>): Promise<void>;
   markDeletedByScope(input: Omit<MarkDeletedByScopeInput, 'stream' | 'now'>): Promise<void>;
   /** Replaces many scopes' rows in one transaction (children of a batch of parents). */
@@ -49,14 +52,18 @@ export function createPartitionJob<D extends StreamDefinition>(
     ...base,
     signal: options.signal,
     readState: () => ctx.store.readState(stream, partition),
-    async writePage(page) {
+    async writePage(page, after) {
       options.signal?.throwIfAborted();
+      // An abort while the page waits for the one before keeps its transaction from beginning.
+      const gate = after?.then(() => options.signal?.throwIfAborted());
+      gate?.catch(() => undefined);
       const input: WritePageInput = {
         ...page,
         stream,
         now: ctx.now(),
         runId: base.runId,
         state: dryRun ? undefined : transition(page.state),
+        ...(gate ? { after: gate } : {}),
       };
       const result = dryRun ? await ctx.store.previewPage(input) : await ctx.store.writePage(input);
       tally.pages += 1;

@@ -1,7 +1,8 @@
 import { userInfo } from 'node:os';
 import type { Logger } from '../../logger.js';
+import { runPageInTransaction } from '../run-page.js';
 import type { StoreDialect } from '../store-dialect.js';
-import { enqueuePostgresParents } from './postgres-child-queue.js';
+import { postgresEnqueueParentsQueries } from './postgres-child-queue.js';
 import { loadPostgresIdSet } from './postgres-id-set.js';
 import { createPostgresKysely } from './postgres-kysely.js';
 import { postgresTypes } from './postgres-types.js';
@@ -27,7 +28,8 @@ export function openPostgresDialect(options: PostgresDialectOptions): StoreDiale
     db,
     types: postgresTypes,
     createPageUpsert: (table) => createPostgresPageUpsert(table),
-    enqueueParents: enqueuePostgresParents,
+    enqueueParentsQueries: postgresEnqueueParentsQueries,
+    runPage: (work) => runPageInTransaction(db, work),
     loadIdSet: (trx, values) => loadPostgresIdSet(trx, values),
   };
 }

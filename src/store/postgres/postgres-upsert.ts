@@ -16,7 +16,7 @@ export function createPostgresPageUpsert(table: StreamTable): PageUpsert {
   const staleText = staleSql(table);
   const names = table.columns.map((column) => column.name);
   const scopeColumn = table.scopeColumn;
-  return async (trx, page) => {
+  return (page) => {
     const input: Record<string, unknown>[] = [];
     for (const { scope, rows } of page.groups) {
       for (const row of rows) {
@@ -29,16 +29,18 @@ export function createPostgresPageUpsert(table: StreamTable): PageUpsert {
       }
     }
     const json = JSON.stringify(input);
-    const written = await trx.executeQuery<{ inserted: number; updated: number }>(
-      CompiledQuery.raw(text, [json, page.syncedAt, page.deletedAt, page.deletedReason]),
-    );
-    const { inserted, updated } = written.rows[0]!;
-    const guarded = input.length - inserted - updated;
-    const staleSkipped =
-      guarded === 0
-        ? 0
-        : (await trx.executeQuery<{ stale: number }>(CompiledQuery.raw(staleText, [json]))).rows[0]!.stale;
-    return { inserted, updated, staleSkipped, unchanged: guarded - staleSkipped };
+    return async (trx) => {
+      const written = await trx.executeQuery<{ inserted: number; updated: number }>(
+        CompiledQuery.raw(text, [json, page.syncedAt, page.deletedAt, page.deletedReason]),
+      );
+      const { inserted, updated } = written.rows[0]!;
+      const guarded = input.length - inserted - updated;
+      const staleSkipped =
+        guarded === 0
+          ? 0
+          : (await trx.executeQuery<{ stale: number }>(CompiledQuery.raw(staleText, [json]))).rows[0]!.stale;
+      return { inserted, updated, staleSkipped, unchanged: guarded - staleSkipped };
+    };
   };
 }
 

@@ -1,12 +1,13 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import type { CompiledQuery } from 'kysely';
 import type { StoreDialect } from '../store-dialect.js';
-import { createSqliteEnqueueParents } from './sqlite-child-queue.js';
+import { sqliteEnqueueParentsQueries } from './sqlite-child-queue.js';
 import { loadSqliteIdSet } from './sqlite-id-set.js';
 import { createSqliteKysely } from './sqlite-kysely.js';
+import { type Statement, startSqliteThread } from './sqlite-thread.js';
 import { sqliteTypes } from './sqlite-types.js';
-import { createSqlitePageUpsert } from './sqlite-upsert.js';
+import { createSqlitePageUpsert, type ThreadUpsert } from './sqlite-upsert.js';
 
 export interface SqliteDialectOptions {
   /** File path, or `:memory:`; missing parent directories are created. */
@@ -15,20 +16,37 @@ export interface SqliteDialectOptions {
   readonly busyTimeoutMs?: number;
 }
 
-/** Opens the SQLite file in WAL mode with synchronous=NORMAL (durable at page-transaction granularity). */
+/**
+ * Opens the SQLite file on its own thread (sqlite-thread.ts) in WAL mode with synchronous=NORMAL
+ * (durable at page-transaction granularity).
+ */
 export function openSqliteDialect(options: SqliteDialectOptions): StoreDialect {
   if (options.path !== ':memory:') makeParents(dirname(options.path));
-  const database = new BetterSqlite3(options.path, { timeout: options.busyTimeoutMs ?? 5000 });
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = NORMAL');
+  const thread = startSqliteThread({ path: options.path, busyTimeoutMs: options.busyTimeoutMs ?? 5000 });
+  const db = createSqliteKysely(thread);
   return {
     name: 'sqlite',
-    db: createSqliteKysely(database),
+    db,
     types: sqliteTypes,
-    createPageUpsert: (table) => createSqlitePageUpsert(database, table),
-    enqueueParents: createSqliteEnqueueParents(database),
-    loadIdSet: async (_trx, values) => loadSqliteIdSet(database, values),
+    createPageUpsert: (table) => createSqlitePageUpsert(thread, table),
+    enqueueParentsQueries: sqliteEnqueueParentsQueries,
+    // The whole page transaction is one message: the thread never waits for this one between
+    // statements, so it writes this page while this thread prepares the next.
+    runPage: (work) =>
+      db.connection().execute(() =>
+        thread.page({
+          upsert: (work.upsert as ThreadUpsert).work,
+          statements: work.statements.map(statementOf),
+          transition: work.transition && statementOf(work.transition),
+          rollback: work.rollback,
+        }),
+      ),
+    loadIdSet: (_trx, values) => loadSqliteIdSet(thread, values),
   };
+}
+
+function statementOf(query: CompiledQuery): Statement {
+  return { sql: query.sql, params: query.parameters };
 }
 
 /**

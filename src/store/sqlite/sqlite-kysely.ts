@@ -1,25 +1,88 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import {
   CompiledQuery,
   type DatabaseConnection,
+  type Dialect,
   type DialectAdapter,
   type Driver,
-  Kysely,
+  type Kysely,
+  Kysely as KyselyClass,
+  type QueryResult,
   SqliteAdapter,
-  SqliteDialect,
-  type SqliteDialectConfig,
-  SqliteDriver,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
 } from 'kysely';
 import type { StoreDatabase } from '../database.js';
+import type { SqliteThread } from './sqlite-thread.js';
+
+/** Kysely's statements, sent to the connection on the SQLite thread. */
+class ThreadConnection implements DatabaseConnection {
+  constructor(private readonly thread: SqliteThread) {}
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.thread.query(compiled.sql, compiled.parameters);
+    if ('rows' in result) return { rows: result.rows as R[] };
+    return {
+      rows: [],
+      numAffectedRows: BigInt(result.changes),
+      insertId: BigInt(result.lastInsertRowid),
+    };
+  }
+
+  // biome-ignore lint/correctness/useYield: the store reads in keyset batches and never streams
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streaming queries are not supported by the SQLite store');
+  }
+}
 
 /**
+ * One connection, so one user at a time: a transaction holds it from BEGIN to COMMIT, and the
+ * hot-path calls made inside it (page upsert, id sets) run on the same connection in order.
  * Transactions begin IMMEDIATE: a page transaction reads (state, sequences) before it writes, and
  * a deferred one would fail with SQLITE_BUSY on the lock upgrade when another process wrote in
  * between; an immediate one waits its turn on busy_timeout instead.
  */
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+class ThreadDriver implements Driver {
+  readonly #connection: ThreadConnection;
+  #queue: Promise<void> = Promise.resolve();
+  #release: (() => void) | undefined;
+
+  constructor(private readonly thread: SqliteThread) {
+    this.#connection = new ThreadConnection(thread);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const previous = this.#queue;
+    let release!: () => void;
+    this.#queue = new Promise((resolve) => {
+      release = resolve;
+    });
+    await previous;
+    this.#release = release;
+    return this.#connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async releaseConnection(): Promise<void> {
+    const release = this.#release;
+    this.#release = undefined;
+    release?.();
+  }
+
+  async destroy(): Promise<void> {
+    await this.thread.close();
   }
 }
 
@@ -30,24 +93,27 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   }
 }
 
-class StoreSqliteDialect extends SqliteDialect {
-  readonly #config: SqliteDialectConfig;
+class ThreadSqliteDialect implements Dialect {
+  constructor(private readonly thread: SqliteThread) {}
 
-  constructor(config: SqliteDialectConfig) {
-    super(config);
-    this.#config = config;
+  createDriver(): Driver {
+    return new ThreadDriver(this.thread);
   }
 
-  override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config);
+  createQueryCompiler() {
+    return new SqliteQueryCompiler();
   }
 
-  override createAdapter(): DialectAdapter {
+  createAdapter(): DialectAdapter {
     return new TransactionalDdlSqliteAdapter();
+  }
+
+  createIntrospector(db: Kysely<unknown>) {
+    return new SqliteIntrospector(db);
   }
 }
 
-/** Kysely on the one better-sqlite3 connection; its mutex also guards the raw hot-path statements. */
-export function createSqliteKysely(database: BetterSqlite3.Database): Kysely<StoreDatabase> {
-  return new Kysely<StoreDatabase>({ dialect: new StoreSqliteDialect({ database }) });
+/** Kysely on the connection of the SQLite thread. */
+export function createSqliteKysely(thread: SqliteThread): Kysely<StoreDatabase> {
+  return new KyselyClass<StoreDatabase>({ dialect: new ThreadSqliteDialect(thread) });
 }

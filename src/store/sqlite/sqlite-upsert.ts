@@ -1,61 +1,61 @@
-import type BetterSqlite3 from 'better-sqlite3';
-import type { PageUpsert, UpsertCounts } from '../store-dialect.js';
+import type { PageUpsert, PreparedUpsert } from '../store-dialect.js';
 import type { StreamTable } from '../stream-tables.js';
 import { conflictClause, quote, writtenColumns } from '../upsert-sql.js';
+import type { SqliteThread, UpsertWork } from './sqlite-thread.js';
 import { sqliteTypes } from './sqlite-types.js';
 
 /**
- * The SQLite page upsert: one prepared statement per table, run per row inside the caller's
- * transaction (PERF-NOTES: the fastest path measured; the query builder costs ~20-30% here).
- * It runs synchronously on the connection whose transaction Kysely holds, so it joins it.
+ * The SQLite page upsert: one prepared statement per table, run per row on the SQLite thread
+ * inside the caller's transaction (PERF-NOTES: the fastest path measured; the query builder costs
+ * ~20-30% here). The values are bound here, on the main thread, and sent as one message.
  * `RETURNING rowid` tells the outcome: no row = guarded (unchanged or stale); a rowid above the
  * table's highest before the statement = inserted (keys are unique within a scope's rows).
  */
-export function createSqlitePageUpsert(database: BetterSqlite3.Database, table: StreamTable): PageUpsert {
+/** A prepared upsert that also carries its work, so a whole page can go to the thread as one message. */
+export type ThreadUpsert = PreparedUpsert & { readonly work: UpsertWork };
+
+export function createSqlitePageUpsert(thread: SqliteThread, table: StreamTable): PageUpsert {
   const name = quote(table.name);
   const columns = writtenColumns(table);
-  const upsert = database
-    .prepare<unknown[], number>(
-      `INSERT INTO ${name} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ` +
-        `${conflictClause(table, name, 'IS NOT')} RETURNING rowid`,
-    )
-    .pluck();
   const scopeFilter = table.scopeColumn ? `${quote(table.scopeColumn)} = ? AND ` : '';
-  const storedSequence = database
-    .prepare<unknown[], number | null>(`SELECT "sequence" FROM ${name} WHERE ${scopeFilter}"id" = ?`)
-    .pluck();
-  const highestRowid = database.prepare<[], number | null>(`SELECT max(rowid) FROM ${name}`).pluck();
+  const statements: Omit<UpsertWork, 'rows'> = {
+    upsertSql:
+      `INSERT INTO ${name} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ` +
+      `${conflictClause(table, name, 'IS NOT')} RETURNING rowid`,
+    sequenceSql: `SELECT "sequence" FROM ${name} WHERE ${scopeFilter}"id" = ?`,
+    highestSql: `SELECT max(rowid) AS highest FROM ${name}`,
+  };
   const at = new Map(columns.map((column, index) => [column, index]));
   const firstTyped = columns.length - table.columns.length;
-  // One parameter array for every row: better-sqlite3 copies the values when it binds them.
-  const params: unknown[] = new Array(columns.length);
-  const key = (scope: string | null, id: string) => (scope === null ? [id] : [scope, id]);
+  const [dataAt, sequenceAt, scopeAt] = [
+    at.get('data')!,
+    at.get('sequence')!,
+    at.get(table.scopeColumn ?? ''),
+  ];
+  const [syncedAt, deletedAt, reasonAt] = [
+    at.get('synced_at')!,
+    at.get('deleted_at')!,
+    at.get('deleted_reason')!,
+  ];
 
-  return async (_trx, page) => {
-    const before = highestRowid.get() ?? 0;
-    const counts = { inserted: 0, updated: 0, unchanged: 0, staleSkipped: 0 } satisfies UpsertCounts;
-    params[at.get('synced_at')!] = page.syncedAt;
-    params[at.get('deleted_at')!] = page.deletedAt;
-    params[at.get('deleted_reason')!] = page.deletedReason;
-    for (const { scope, rows } of page.groups) {
-      if (table.scopeColumn) params[at.get(table.scopeColumn)!] = scope;
-      for (const row of rows) {
+  return (page) => {
+    const rows: Array<UpsertWork['rows'][number]> = [];
+    for (const { scope, rows: scopeRows } of page.groups) {
+      for (const row of scopeRows) {
+        const params: unknown[] = new Array(columns.length);
         params[0] = row.id;
-        params[at.get('data')!] = JSON.stringify(row.record);
-        params[at.get('sequence')!] = row.sequence;
+        if (scopeAt !== undefined) params[scopeAt] = scope;
+        params[dataAt] = JSON.stringify(row.record);
+        params[sequenceAt] = row.sequence;
+        params[syncedAt] = page.syncedAt;
+        params[deletedAt] = page.deletedAt;
+        params[reasonAt] = page.deletedReason;
         for (let i = 0; i < row.values.length; i++)
           params[firstTyped + i] = sqliteTypes.encode(row.values[i]!);
-        const rowid = upsert.get(params);
-        if (rowid !== undefined) {
-          if (rowid > before) counts.inserted++;
-          else counts.updated++;
-        } else if (row.sequence !== null && (storedSequence.get(key(scope, row.id)) ?? -1) > row.sequence) {
-          counts.staleSkipped++;
-        } else {
-          counts.unchanged++;
-        }
+        rows.push([params, scope === null ? [row.id] : [scope, row.id], row.sequence]);
       }
     }
-    return counts;
+    const work: UpsertWork = { ...statements, rows };
+    return Object.assign(() => thread.upsert(work), { work });
   };
 }

@@ -1,6 +1,7 @@
 import type { SequenceStream } from '../../../config/stream-definition.js';
 import { HttpStatusError } from '../../client/index.js';
 import type { SyncState } from '../../store/store.js';
+import { createPagePipeline } from '../page-pipeline.js';
 import type { PartitionJob } from '../partition-job.js';
 import { keyReader, sequenceReader, toStoreRejects } from '../record-keys.js';
 import { childStreamsOf } from '../stream-order.js';
@@ -58,35 +59,49 @@ async function runCycle(job: PartitionJob<SequenceStream>, start: SyncState, res
     status: job.partition === deletedPartition ? 'deleted' : undefined,
     signal: job.signal,
   });
-  for await (const page of pages) {
-    const maxSequence = checkMaxSequence(stream, page.maxSequence, cycleMax, start.watermark);
-    cycleMax = maxSequence;
-    const last = !page.hasMore;
-    // An empty page that says hasMore holds nothing to keep: checkpointing its cursor would let a
-    // server serving endless empty pages move the state before the client gives up on it.
-    if (!last && page.items.length === 0 && page.rejected.length === 0) continue;
-    const result = await job.writePage({
-      records: page.items,
-      rejected: toStoreRejects(page.rejected, keyOf),
-      sequenceOf,
-      deletedUpstream: job.partition === deletedPartition,
-      enqueueChildren: children,
-      state: last
-        ? {
-            expectedVersion: version,
-            watermark: maxSequence,
-            cursor: null,
-            cycleMaxSequence: null,
-            strategyState: null,
-          }
-        : {
-            expectedVersion: version,
-            cursor: page.nextCursor ?? null,
-            cycleMaxSequence: maxSequence,
-            strategyState: { since } satisfies CycleState,
+  // Pages are written in order, one in flight while the next is fetched and prepared. Each
+  // committed transition bumps the state's version by one, so the next page can expect it before
+  // the write lands; if that write fails, the pages behind it are not written at all.
+  const pipeline = createPagePipeline();
+  try {
+    for await (const page of pages) {
+      const maxSequence = checkMaxSequence(stream, page.maxSequence, cycleMax, start.watermark);
+      cycleMax = maxSequence;
+      const last = !page.hasMore;
+      // An empty page that says hasMore holds nothing to keep: checkpointing its cursor would let a
+      // server serving endless empty pages move the state before the client gives up on it.
+      if (!last && page.items.length === 0 && page.rejected.length === 0) continue;
+      const expectedVersion = version;
+      version += 1;
+      await pipeline.push((after) =>
+        job.writePage(
+          {
+            records: page.items,
+            rejected: toStoreRejects(page.rejected, keyOf),
+            sequenceOf,
+            deletedUpstream: job.partition === deletedPartition,
+            enqueueChildren: children,
+            state: last
+              ? {
+                  expectedVersion,
+                  watermark: maxSequence,
+                  cursor: null,
+                  cycleMaxSequence: null,
+                  strategyState: null,
+                }
+              : {
+                  expectedVersion,
+                  cursor: page.nextCursor ?? null,
+                  cycleMaxSequence: maxSequence,
+                  strategyState: { since } satisfies CycleState,
+                },
           },
-    });
-    version = result.state?.version ?? version;
+          after,
+        ),
+      );
+    }
+  } finally {
+    await pipeline.drain();
   }
 }
 
