@@ -143,6 +143,7 @@ function expectValidExposition(text: string): void {
   const sample =
     /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\.)*",?)*\})? -?([0-9.e+-]+|NaN|\+Inf|-Inf)$/;
   for (const line of text.trimEnd().split('\n')) {
-    if (line !== '' && !line.startsWith('# HELP ') && !line.startsWith('# TYPE ')) expect(line).toMatch(sample);
+    if (line !== '' && !line.startsWith('# HELP ') && !line.startsWith('# TYPE '))
+      expect(line).toMatch(sample);
   }
 }

@@ -111,7 +111,7 @@ export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
 }
 
 /** The thread: one better-sqlite3 connection, statements prepared once (a bounded cache). */
-const threadSource = String.raw`
+const threadSource = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driverPath);
 const db = new Database(workerData.path, { timeout: workerData.busyTimeoutMs });
