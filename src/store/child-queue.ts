@@ -1,4 +1,4 @@
-import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { type CompiledQuery, type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { StoreDatabase } from './database.js';
 import { StreamUsageError } from './errors.js';
 import { type StoreContext, streamDb } from './store-context.js';
@@ -98,4 +98,76 @@ function unscopedParent(context: StoreContext, child: string, parent: string): S
   const table = context.table(parent);
   if (table.scopeColumn) throw new StreamUsageError(parent, 'a parent stream must be unscoped');
   return table;
+}
+
+/**
+ * The statements marking child streams to refresh every live parent, in the caller's transaction
+ * (the last page of a parent's full cycle): one row per child instead of an entry per parent. A
+ * new mark restarts a pass in progress from the first parent.
+ */
+export function refreshAllQueries(
+  db: Kysely<StoreDatabase>,
+  children: readonly string[],
+  queuedAt: string,
+): CompiledQuery[] {
+  return children.map((stream) =>
+    db
+      .insertInto('child_refresh')
+      .values({ stream, queued_at: queuedAt, taken_at: null, after_id: null })
+      .onConflict((oc) =>
+        oc.column('stream').doUpdateSet({ queued_at: queuedAt, taken_at: null, after_id: null }),
+      )
+      .compile(),
+  );
+}
+
+/** The pending refresh-all pass of a child stream and where it stands; `take` marks it worked on. */
+export async function refreshAllPending(
+  context: StoreContext,
+  child: string,
+  options: { take: boolean },
+): Promise<{ after: string | undefined } | undefined> {
+  context.table(child);
+  const { db } = context.dialect;
+  const row = await db
+    .selectFrom('child_refresh')
+    .select('after_id')
+    .where('stream', '=', child)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  if (options.take) {
+    await db
+      .updateTable('child_refresh')
+      .set({ taken_at: new Date().toISOString() })
+      .where('stream', '=', child)
+      .execute();
+  }
+  return { after: row.after_id ?? undefined };
+}
+
+/**
+ * Records a refresh-all pass's progress (parents up to `afterId` done), or with `afterId` undefined
+ * ends the pass; neither when the child was marked again since the pass was taken (the new mark
+ * stands, from the first parent).
+ */
+export async function advanceRefreshAll(
+  context: StoreContext,
+  child: string,
+  afterId: string | undefined,
+): Promise<void> {
+  const { db } = context.dialect;
+  if (afterId === undefined) {
+    await db
+      .deleteFrom('child_refresh')
+      .where('stream', '=', child)
+      .where('taken_at', 'is not', null)
+      .execute();
+  } else {
+    await db
+      .updateTable('child_refresh')
+      .set({ after_id: afterId })
+      .where('stream', '=', child)
+      .where('taken_at', 'is not', null)
+      .execute();
+  }
 }

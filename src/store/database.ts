@@ -56,6 +56,17 @@ export interface ChildQueueTable {
 }
 
 /**
+ * Child streams that must refresh every live parent (a parent's full cycle ended): one row instead
+ * of a queue entry per parent. `after_id` is the pass's progress, `taken_at` set while a run works.
+ */
+export interface ChildRefreshTable {
+  stream: string;
+  queued_at: Timestamp;
+  taken_at: ColumnType<string | Date | null, string | null, string | null>;
+  after_id: string | null;
+}
+
+/**
  * A stream table as the shared code sees it: the fixed columns, plus the scope column and typed
  * columns, which only the catalogue knows (hence the index signature).
  */
@@ -75,6 +86,7 @@ export interface StoreDatabase {
   sync_runs: SyncRunsTable;
   rejected_records: RejectedRecordsTable;
   child_queue: ChildQueueTable;
+  child_refresh: ChildRefreshTable;
 }
 
 export type StreamTables = Record<string, StreamTableRow>;

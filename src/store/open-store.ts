@@ -1,7 +1,13 @@
 import { sql } from 'kysely';
 import { streams } from '../../config/streams.js';
 import type { Logger } from '../logger.js';
-import { ackParents, enqueueAllParents, pendingParents } from './child-queue.js';
+import {
+  ackParents,
+  advanceRefreshAll,
+  enqueueAllParents,
+  pendingParents,
+  refreshAllPending,
+} from './child-queue.js';
 import { StoreConnectionError } from './errors.js';
 import { markDeleted, markDeletedByScope } from './mark-deleted.js';
 import { markMissing } from './mark-missing.js';
@@ -122,6 +128,12 @@ export function createStore(
     }),
     enqueueAllParents: retried('enqueueAllParents', (child, parent) =>
       enqueueAllParents(context, child, parent),
+    ),
+    refreshAllPending: retried('refreshAllPending', (child, options) =>
+      refreshAllPending(context, child, options),
+    ),
+    advanceRefreshAll: retried('advanceRefreshAll', (child, afterId) =>
+      advanceRefreshAll(context, child, afterId),
     ),
     pendingParents: retried('pendingParents', (child, options) => pendingParents(context, child, options)),
     ackParents: retried('ackParents', (child, parentIds) => ackParents(context, child, parentIds)),

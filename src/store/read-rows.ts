@@ -83,7 +83,7 @@ async function* liveBatches(
   const scope = scopeValue(table, options.scope);
   const size = options.batchSize ?? 10_000;
   const { decodeJson } = context.dialect.types;
-  let after: string | undefined;
+  let after = options.after;
   for (;;) {
     const rows = await filtered(context, table, { ...(scope === null ? {} : { scope }), live: true })
       .select(withData ? ['id', 'data'] : ['id'])

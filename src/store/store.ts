@@ -61,6 +61,8 @@ export interface WritePageInput {
   readonly deletedUpstream?: boolean;
   /** Child streams whose children of these records must be refreshed: their keys join the child queue. */
   readonly enqueueChildren?: readonly string[];
+  /** Child streams that must refresh every live parent (the end of a full cycle): one mark each. */
+  readonly refreshAllChildren?: readonly string[];
   /** Records the caller rejected; inserted in the same transaction (they vanish with a failed page). */
   readonly rejected?: readonly RejectedRecord[];
   readonly state?: StateTransition;
@@ -221,6 +223,8 @@ export interface LiveBatchOptions {
   readonly scope?: string;
   /** @default 10000 */
   readonly batchSize?: number;
+  /** Start after this id (ids come in id order). @default undefined */
+  readonly after?: string | undefined;
 }
 
 /**
@@ -257,6 +261,13 @@ export interface Store {
 
   /** Queues every parent row, live or deleted, for the child stream (`--full`, `--reconcile`). */
   enqueueAllParents(child: string, parent: string): Promise<void>;
+  /** The child stream's pending refresh of every live parent, and how far it got; `take` marks it worked on. */
+  refreshAllPending(
+    child: string,
+    options: { take: boolean },
+  ): Promise<{ after: string | undefined } | undefined>;
+  /** Records the pass's progress (live parents up to `afterId` refreshed); undefined ends the pass. */
+  advanceRefreshAll(child: string, afterId: string | undefined): Promise<void>;
   /** The next queued parents of a child stream in id order (after `after`), marked taken. */
   pendingParents(child: string, options: { limit: number; after?: string | undefined }): Promise<string[]>;
   /** Done with these parents: dequeued, unless a parent page queued them again meanwhile. */

@@ -1,3 +1,4 @@
+import { refreshAllQueries } from './child-queue.js';
 import { rejectQueries } from './rejected-records.js';
 import type { PageResult, WritePageInput } from './store.js';
 import type { StoreContext } from './store-context.js';
@@ -37,7 +38,8 @@ async function runPage(
   const now = input.now.toISOString();
   const rejects = [...(input.rejected ?? []), ...rejected];
   const children = input.enqueueChildren ?? [];
-  for (const child of children) context.table(child);
+  const refreshAll = input.refreshAllChildren ?? [];
+  for (const child of [...children, ...refreshAll]) context.table(child);
   const work = {
     upsert: context.upsert(table)({
       groups: [{ scope, rows }],
@@ -51,6 +53,7 @@ async function runPage(
         rows.map((row) => row.id),
         now,
       ),
+      ...refreshAllQueries(db, refreshAll, now),
       ...rejectQueries(db, {
         runId: input.runId,
         stream: table.name,

@@ -33,6 +33,27 @@ describe.each(dialects)('child queue on $name', ({ fixture: createFixture }) => 
     expect(await store.pendingParents('invoice_payments', { limit: 10, after: 'a' })).toEqual(['b']);
   });
 
+  it('the last page of a full cycle marks each child stream to refresh every parent, in its transaction', async () => {
+    const mark = { enqueueChildren: [], refreshAllChildren: children };
+    await expect(
+      page(['a'], { ...mark, state: { stream: 'invoices', expectedVersion: 5 } }),
+    ).rejects.toThrow();
+    expect(await store.refreshAllPending('invoice_lines', { take: false })).toBeUndefined();
+    await page(['a', 'b'], mark);
+    expect(await store.pendingParents('invoice_lines', { limit: 10 })).toEqual([]);
+    expect(await store.refreshAllPending('invoice_lines', { take: true })).toEqual({ after: undefined });
+    await store.advanceRefreshAll('invoice_lines', 'a');
+    expect(await store.refreshAllPending('invoice_lines', { take: true })).toEqual({ after: 'a' });
+    // Marked again while the pass runs: the pass neither advances nor ends it; it restarts from the first parent.
+    await page(['c'], { ...mark, now: later });
+    await store.advanceRefreshAll('invoice_lines', 'b');
+    await store.advanceRefreshAll('invoice_lines', undefined);
+    expect(await store.refreshAllPending('invoice_lines', { take: true })).toEqual({ after: undefined });
+    await store.advanceRefreshAll('invoice_lines', undefined);
+    expect(await store.refreshAllPending('invoice_lines', { take: false })).toBeUndefined();
+    expect(await store.refreshAllPending('invoice_payments', { take: false })).toEqual({ after: undefined });
+  });
+
   it('an ack dequeues the batch, but not a parent queued again while it was worked on', async () => {
     await page(['a', 'b']);
     const batch = await store.pendingParents('invoice_lines', { limit: 10 });

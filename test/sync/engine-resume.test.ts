@@ -41,6 +41,28 @@ describe.each(dialects)('a sequence stream on $name', ({ fixture: makeFixture })
     expect(await differencesFromTruth(store, await setup.admin.truth('invoices'), ['invoices'])).toEqual([]);
   });
 
+  it('a backfill marks the child streams once; an interrupted refresh of every parent goes on where it stood', async () => {
+    await setup.engine.run(['invoices'], { partition: '' });
+    expect(await store.pendingParents('invoice_lines', { limit: 10 })).toEqual([]);
+    const controller = new AbortController();
+    const aborted = await setup.engine.run(['invoice_lines'], {
+      signal: controller.signal,
+      onProgress: (progress) => progress.pages >= 200 && controller.abort(),
+    });
+    expect(aborted[0]?.result).toBe('aborted');
+    const stood = await store.refreshAllPending('invoice_lines', { take: false });
+    expect(stood?.after).toBeDefined();
+    const resumed = await setup.engine.run(['invoice_lines']);
+    expect(resumed[0]?.result).toBe('succeeded');
+    const live = await store.countRows('invoices', { live: true });
+    // The resumed pass starts after the last parent the interrupted one finished.
+    expect(resumed[0]!.pages).toBeLessThan(live);
+    expect(aborted[0]!.pages + resumed[0]!.pages).toBe(live);
+    expect(await store.refreshAllPending('invoice_lines', { take: false })).toBeUndefined();
+    const truth = await setup.admin.truth('invoice_lines');
+    expect(await differencesFromTruth(store, truth, ['invoice_lines'])).toEqual([]);
+  });
+
   it('stores a record whose known fields have the wrong type in rejected_records and keeps the stream going', async () => {
     await setup.engine.run(['invoices']);
     await setup.admin.setOverride('invoices', '0000000005', { totals: 'not an object' });

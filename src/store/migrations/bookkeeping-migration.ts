@@ -54,6 +54,21 @@ export function bookkeepingMigration(types: SqlTypes): Migration {
   };
 }
 
+/** Child streams to refresh for every live parent: one row per child stream (`store.queueRefreshAll`). */
+export function childRefreshMigration(types: SqlTypes): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('child_refresh')
+        .addColumn('stream', 'text', (c) => c.primaryKey())
+        .addColumn('queued_at', types.timestamp, (c) => c.notNull())
+        .addColumn('taken_at', types.timestamp)
+        .addColumn('after_id', 'text')
+        .execute();
+    },
+  };
+}
+
 /** The child queue: parents whose children a child stream must refresh, filled with the parent's pages. */
 export function childQueueMigration(types: SqlTypes): Migration {
   return {

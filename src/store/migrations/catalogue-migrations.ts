@@ -1,13 +1,13 @@
 import type { Migration } from 'kysely';
 import type { SqlTypes } from '../store-dialect.js';
 import type { StreamTable } from '../stream-tables.js';
-import { bookkeepingMigration, childQueueMigration } from './bookkeeping-migration.js';
+import { bookkeepingMigration, childQueueMigration, childRefreshMigration } from './bookkeeping-migration.js';
 import { addColumnMigration, createStreamTableMigration } from './stream-table-migrations.js';
 
 /**
  * Every migration the store knows, by name. The names are the rule that turns a catalogue change
  * into a migration (docs/store.md):
- * - `0001-bookkeeping`, `0002-child-queue`: static, numbered; a later bookkeeping change is `0003-...`;
+ * - `0001-bookkeeping`, `0002-child-queue`, `0003-child-refresh`: static, numbered; the next is `0004-...`;
  * - `stream-<stream>`: the table of a stream with its fixed columns (adding a stream adds it);
  * - `stream-<stream>-column-<column>`: one typed column (adding a column adds it; it is backfilled).
  * A name sorts before its table's column names, so a new stream's table exists before its columns.
@@ -22,6 +22,7 @@ export function catalogueMigrations(
   const migrations: Record<string, Migration> = {
     '0001-bookkeeping': bookkeepingMigration(types),
     '0002-child-queue': childQueueMigration(types),
+    '0003-child-refresh': childRefreshMigration(types),
   };
   for (const table of tables) {
     migrations[`stream-${table.name}`] = createStreamTableMigration(table, types);

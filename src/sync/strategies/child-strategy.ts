@@ -13,7 +13,8 @@ const parentsPerBatch = 200;
  * store's child queue in the same transaction. A batch of queued parents is taken, the live
  * parents' children are fetched (bounded concurrency) and replace their scopes in ONE transaction,
  * deleted parents' children are marked `parent_deleted`, and only then is the batch removed from
- * the queue (a crash repeats the batch; writes are idempotent).
+ * the queue (a crash repeats the batch; writes are idempotent). A parent's full cycle marks the
+ * stream to refresh every live parent instead (one mark, its progress kept per batch).
  * `--full` and `--reconcile` queue every parent first.
  */
 export const childStrategy: StreamStrategy<ChildStream> = {
@@ -23,6 +24,7 @@ export const childStrategy: StreamStrategy<ChildStream> = {
     if ((job.options.full || job.options.reconcile) && !job.options.dryRun) {
       await store.enqueueAllParents(job.stream, job.definition.parent);
     }
+    await refreshAllParents(job);
     let after: string | undefined;
     for (;;) {
       job.signal?.throwIfAborted();
@@ -35,6 +37,21 @@ export const childStrategy: StreamStrategy<ChildStream> = {
     }
   },
 };
+
+/** After a parent's full cycle: every live parent, in id order, from where an interrupted pass stood. */
+async function refreshAllParents(job: PartitionJob<ChildStream>): Promise<void> {
+  const { store } = job.ctx;
+  const dryRun = job.options.dryRun ?? false;
+  const pending = await store.refreshAllPending(job.stream, { take: !dryRun });
+  if (!pending) return;
+  const batches = store.liveIds(job.definition.parent, { batchSize: parentsPerBatch, after: pending.after });
+  for await (const parents of batches) {
+    job.signal?.throwIfAborted();
+    await refreshBatch(job, parents);
+    if (!dryRun) await store.advanceRefreshAll(job.stream, parents.at(-1));
+  }
+  if (!dryRun) await store.advanceRefreshAll(job.stream, undefined);
+}
 
 async function refreshBatch(job: PartitionJob<ChildStream>, parents: readonly string[]): Promise<void> {
   const live = await job.ctx.store.liveKeys(job.definition.parent, parents);

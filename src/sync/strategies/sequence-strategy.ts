@@ -50,6 +50,10 @@ async function runCycle(job: PartitionJob<SequenceStream>, start: SyncState, res
   const keyOf = keyReader(definition);
   const sequenceOf = sequenceReader(ctx.settings.sequenceField);
   const children = childStreamsOf(stream);
+  // A full cycle of the live listing touches every parent: instead of a queue entry per parent and
+  // child (PostgreSQL spent a quarter of a backfill on them), its last page marks each child stream
+  // to refresh every live parent, in the transaction that commits the watermark.
+  const fullCycle = since === 1 && job.partition === '';
   let version = start.version;
   let cycleMax = resume ? start.cycleMaxSequence : null;
   const pages = ctx.client.pages(definition, {
@@ -80,7 +84,8 @@ async function runCycle(job: PartitionJob<SequenceStream>, start: SyncState, res
             rejected: toStoreRejects(page.rejected, keyOf),
             sequenceOf,
             deletedUpstream: job.partition === deletedPartition,
-            enqueueChildren: children,
+            enqueueChildren: fullCycle ? [] : children,
+            refreshAllChildren: fullCycle && last ? children : [],
             state: last
               ? {
                   expectedVersion,
