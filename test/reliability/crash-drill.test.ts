@@ -28,9 +28,10 @@ describe('crash drill (quick profile of `npm run crash-drill`)', () => {
     expect(backfill!.kills).toBe(3);
     expect(incremental!.kills).toBe(2);
     for (const phase of report.phases) {
-      // Per kill, each running partition fetches again at most its page in flight and the first
-      // page of the catch-up cycle that follows a resume.
-      expect(phase.pagesFetched - phase.pagesUninterrupted).toBeLessThanOrEqual(phase.kills * partitions * 2);
+      // Per kill, each running partition fetches again at most the page being written, the one
+      // prepared behind it, the one on the wire, and the first page of the catch-up cycle that
+      // follows a resume.
+      expect(phase.pagesFetched - phase.pagesUninterrupted).toBeLessThanOrEqual(phase.kills * partitions * 4);
       expect(phase.pagesFetched).toBeGreaterThanOrEqual(phase.pagesUninterrupted);
     }
   }, 240_000);
