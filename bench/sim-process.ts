@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { request } from 'undici';
 import { createSimAdminClient, type SimChange } from '../src/sim/sim-admin-client.js';
 import { cpuSeconds } from './process-cpu.js';
 
@@ -28,8 +27,10 @@ export async function startSimProcess(invoices: number): Promise<SimProcess> {
   return {
     url,
     requests: async () => {
-      const response = await request(`${url}/_bench/requests`);
-      return ((await response.body.json()) as { requests: number }).requests;
+      const counts = await admin.requests();
+      let served = 0;
+      for (const byStatus of Object.values(counts)) for (const n of Object.values(byStatus)) served += n;
+      return served;
     },
     cpuSeconds: () => cpuSeconds(child.pid!),
     async changeInvoices(count, seed) {
