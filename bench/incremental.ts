@@ -54,7 +54,7 @@ export async function measureIncremental(options: IncrementalOptions): Promise<I
 }
 
 /** By each changed invoice's last change: soft-deleted ones are in the `deleted` listing, hard-deleted in none. */
-function minimumPages(changes: readonly SimChange[], pageLimit = 1000): number {
+export function minimumPages(changes: readonly SimChange[], pageLimit = 1000): number {
   const last = new Map(changes.map((change) => [change.id, change.kind]));
   const kinds = [...last.values()];
   const deleted = kinds.filter((kind) => kind === 'softDelete').length;

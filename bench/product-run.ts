@@ -38,7 +38,19 @@ export async function runProduct(options: ProductRunOptions): Promise<ProductRun
     [...(options.nodeFlags ?? []), 'bin/tms-sync.js', 'sync', 'invoices'],
     env,
   );
-  const runs = await runsAfter(options.storeUrl, options.afterRunId ?? 0);
+  return {
+    ...(await runsSince(options.storeUrl, options.afterRunId ?? 0)),
+    wallSeconds: measured.wallSeconds,
+    peakRssMb: measured.peakRssMb,
+  };
+}
+
+/** What the invoices runs after `afterRunId` did, from `sync_runs`; throws when one failed or none ran. */
+export async function runsSince(
+  storeUrl: string,
+  afterRunId: number,
+): Promise<Omit<ProductRun, 'wallSeconds' | 'peakRssMb'>> {
+  const runs = await runsAfter(storeUrl, afterRunId);
   const failed = runs.find((run) => run.result !== 'succeeded');
   if (runs.length === 0 || failed)
     throw new Error(`the product's run failed: ${failed?.error ?? 'no run recorded'}`);
@@ -48,8 +60,6 @@ export async function runProduct(options: ProductRunOptions): Promise<ProductRun
     records: runs.reduce((sum, run) => sum + run.inserted + run.updated, 0),
     pages: runs.reduce((sum, run) => sum + run.pages, 0),
     seconds: (finished - started) / 1000,
-    wallSeconds: measured.wallSeconds,
-    peakRssMb: measured.peakRssMb,
     lastRunId: Math.max(...runs.map((run) => run.id)),
   };
 }

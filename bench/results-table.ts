@@ -77,11 +77,17 @@ export function summarizeBackfill(
 export function summarizeIncremental(
   samples: readonly IncrementalSample[],
   backfillSeconds: number,
+  where: { readonly id: string; readonly label: string } = { id: 'incremental', label: '' },
 ): RowSummary[] {
   const shares = [...new Set(samples.map((s) => s.share))];
   return shares.map((share) => {
     const of = samples.filter((s) => s.share === share);
-    const base = summary(`incremental-${share}`, `incremental cycle, ${share * 100}% changed`, of, {});
+    const base = summary(
+      `${where.id}-${share}`,
+      `incremental cycle, ${share * 100}% changed${where.label}`,
+      of,
+      {},
+    );
     const minimum = median(of.map((s) => s.minimumPages));
     const note = `${((base.seconds / backfillSeconds) * 100).toFixed(2)}% of backfill time; ${of[0]!.changes} changes, fewest pages ${minimum}`;
     return { ...base, note, minimumPages: minimum };

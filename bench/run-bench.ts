@@ -1,4 +1,4 @@
-// npm run bench [-- --records 1000000 --repetitions 3 --skip-postgres --pg-url URL --profile]
+// npm run bench [-- --records 1000000 --repetitions 3 --skip-postgres --pg-url URL --skip-worker --profile]
 // Issue 7: the product's backfill and incremental cycles next to the raw limit and a naive script,
 // each in its own process against tms-sim in another, repetitions alternated, medians reported.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { summarizeBackfill, summarizeIncremental } from './results-table.js';
 import type { Sample } from './sample.js';
 import { startSimProcess } from './sim-process.js';
 import { measureStartup } from './startup-cost.js';
+import { measureWorkerCycles } from './worker-cycles.js';
 
 interface BenchFlags {
   records: number;
@@ -21,6 +22,8 @@ interface BenchFlags {
   skipPostgres?: boolean;
   pgUrl: string;
   profile?: boolean;
+  skipWorker?: boolean;
+  redisUrl: string;
   out: string;
 }
 
@@ -74,6 +77,20 @@ async function main(flags: BenchFlags): Promise<void> {
     });
     const backfill = summaries.find((row) => row.id === 'product-sqlite')!;
     summaries.push(...summarizeIncremental(cycles, backfill.seconds));
+    if (!flags.skipWorker) {
+      log('a 0.1% cycle in a running worker');
+      const inWorker = await measureWorkerCycles({
+        sim,
+        storeUrl: `sqlite:${productFiles.at(-1)!}`,
+        records: flags.records,
+        repetitions: flags.repetitions,
+        redisUrl: flags.redisUrl,
+        workDir,
+      });
+      summaries.push(
+        ...summarizeIncremental(inWorker, backfill.seconds, { id: 'worker', label: ', in a running worker' }),
+      );
+    }
     const startup = await measureStartup(flags.repetitions);
     const profile = flags.profile ? await profileProduct(sim.url, workDir) : undefined;
     const report = buildReport({ ...flags, startedAt, loadavgBefore, rows: summaries, startup, profile });
@@ -94,6 +111,8 @@ await main(
     .option('--skip-postgres', 'leave out the PostgreSQL rows')
     .option('--pg-url <url>', 'PostgreSQL server for fresh databases (TEST_PG_URL)', defaultPgUrl())
     .option('--profile', 'also run one product backfill with --cpu-prof and list its hottest frames')
+    .option('--skip-worker', 'leave out the 0.1% cycle in a running worker (needs Redis)')
+    .option('--redis-url <url>', 'Redis for that worker', process.env.REDIS_URL ?? 'redis://127.0.0.1:6379')
     .option('--out <path>', 'results file (figures kept per data set size)', 'bench/results.json')
     .parse()
     .opts<BenchFlags>(),

@@ -55,6 +55,16 @@ export function checkTargets(rows: readonly RowSummary[]): TargetCheck[] {
       `${(wallShare * 100).toFixed(1)}%`,
       wallShare < 0.01,
     );
+    const inWorker = byId(rows, 'worker-0.001');
+    if (inWorker) {
+      const workerShare = inWorker.seconds / product.seconds;
+      add(
+        '0.1% cycle < 1% of backfill time (running worker)',
+        workerShare,
+        `${(workerShare * 100).toFixed(2)}%`,
+        workerShare < 0.01,
+      );
+    }
     const minimum = cycle.minimumPages ?? Number.NaN;
     add(
       '0.1% cycle fetches only the changed pages',
