@@ -6,7 +6,7 @@ import type { StreamTable } from './stream-tables.js';
 
 /**
  * The child queue: parents whose children a child stream must refresh. A parent's page (through
- * the dialect's `enqueueParents`, on the hot path) or a pass marking parents missing queues their
+ * the dialect's `enqueueParentsQueries`, on the hot path) or a pass marking parents missing queues their
  * ids in its own transaction, so no change is lost between the parent's run and the child's. A
  * child run takes a batch (`taken_at` set) and acks it when done; queueing a parent again clears
  * `taken_at`, so an ack never drops a change that arrived while the batch was being worked on.
