@@ -17,6 +17,8 @@ export interface StreamStatus {
   readonly lastRun: Omit<SyncRun, 'stream' | 'partition'> | null;
   /** Seconds since the last run that succeeded; null before the first. */
   readonly lagSeconds: number | null;
+  /** Child streams: parents waiting for their children's refresh (`everyParent`: all of them, after a parent's full cycle). */
+  readonly pending?: { readonly queuedParents: number; readonly everyParent: boolean };
 }
 
 export function registerStatusCommand(program: Command): void {
@@ -48,10 +50,11 @@ export function registerStatusCommand(program: Command): void {
 
 /** Every catalogue stream, with each partition the store has seen (one empty line for a stream never run). */
 export async function readStatus(store: Store, now: Date): Promise<StreamStatus[]> {
-  const [states, runs, succeeded] = await Promise.all([
+  const [states, runs, succeeded, childWork] = await Promise.all([
     store.listStates(),
     store.lastRuns(),
     lastSuccesses(store),
+    store.pendingChildWork(),
   ]);
   const key = (stream: string, partition: string) => `${stream}\u0000${partition}`;
   const partitions = new Map<string, { stream: string; partition: string }>();
@@ -64,6 +67,7 @@ export async function readStatus(store: Store, now: Date): Promise<StreamStatus[
     const state = states.find((item) => item.stream === stream && item.partition === partition);
     const run = runs.find((item) => item.stream === stream && item.partition === partition);
     const success = succeeded.get(key(stream, partition));
+    const work = partition === '' ? childWork.find((item) => item.stream === stream) : undefined;
     return {
       stream,
       partition,
@@ -71,6 +75,7 @@ export async function readStatus(store: Store, now: Date): Promise<StreamStatus[
       cycleInProgress: state?.cursor != null,
       lastRun: run ? withoutScope(run) : null,
       lagSeconds: success ? Math.round((now.getTime() - success.getTime()) / 1000) : null,
+      ...(work ? { pending: { queuedParents: work.queuedParents, everyParent: work.everyParent } } : {}),
     };
   });
 }
@@ -89,7 +94,7 @@ function withoutScope({ stream: _stream, partition: _partition, ...run }: SyncRu
 }
 
 function formatStatus(status: readonly StreamStatus[]): string {
-  const header = ['stream', 'watermark', 'last run', 'result', 'records', 'lag'];
+  const header = ['stream', 'watermark', 'last run', 'result', 'records', 'lag', 'pending'];
   const rows = status.map((item) => [
     item.partition ? `${item.stream}/${item.partition}` : item.stream,
     item.watermark === null ? '' : `${item.watermark}${item.cycleInProgress ? ' (cycle in progress)' : ''}`,
@@ -97,6 +102,7 @@ function formatStatus(status: readonly StreamStatus[]): string {
     item.lastRun?.result ?? '',
     item.lastRun ? String(item.lastRun.inserted + item.lastRun.updated) : '',
     item.lagSeconds === null ? '' : `${item.lagSeconds}s`,
+    pendingText(item.pending),
   ]);
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
   return `${[header, ...rows]
@@ -107,4 +113,10 @@ function formatStatus(status: readonly StreamStatus[]): string {
         .trimEnd(),
     )
     .join('\n')}\n`;
+}
+
+function pendingText(pending: StreamStatus['pending']): string {
+  if (!pending) return '';
+  const queued = pending.queuedParents > 0 ? `${pending.queuedParents} parents` : '';
+  return pending.everyParent ? ['every parent', queued].filter(Boolean).join(' + ') : queued;
 }

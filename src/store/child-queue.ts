@@ -1,6 +1,7 @@
 import { type CompiledQuery, type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { StoreDatabase } from './database.js';
 import { StreamUsageError } from './errors.js';
+import type { ChildWork } from './store.js';
 import { type StoreContext, streamDb } from './store-context.js';
 import type { StreamTable } from './stream-tables.js';
 
@@ -170,4 +171,28 @@ export async function advanceRefreshAll(
       .where('taken_at', 'is not', null)
       .execute();
   }
+}
+
+/** Per child stream with work waiting: parents queued, and whether a refresh of every parent is pending. */
+export async function pendingChildWork(context: StoreContext): Promise<ChildWork[]> {
+  const { db } = context.dialect;
+  const [queued, marks] = await Promise.all([
+    db
+      .selectFrom('child_queue')
+      .select(['stream', (eb) => eb.fn.countAll<number | string>().as('parents')])
+      .groupBy('stream')
+      .execute(),
+    db.selectFrom('child_refresh').select('stream').execute(),
+  ]);
+  const work = new Map<string, ChildWork>();
+  for (const row of queued)
+    work.set(row.stream, { stream: row.stream, queuedParents: Number(row.parents), everyParent: false });
+  for (const row of marks) {
+    work.set(row.stream, {
+      stream: row.stream,
+      queuedParents: work.get(row.stream)?.queuedParents ?? 0,
+      everyParent: true,
+    });
+  }
+  return [...work.values()];
 }

@@ -5,6 +5,7 @@ import {
   ackParents,
   advanceRefreshAll,
   enqueueAllParents,
+  pendingChildWork,
   pendingParents,
   refreshAllPending,
 } from './child-queue.js';
@@ -129,6 +130,7 @@ export function createStore(
     enqueueAllParents: retried('enqueueAllParents', (child, parent) =>
       enqueueAllParents(context, child, parent),
     ),
+    pendingChildWork: retried('pendingChildWork', () => pendingChildWork(context)),
     refreshAllPending: retried('refreshAllPending', (child, options) =>
       refreshAllPending(context, child, options),
     ),

@@ -114,6 +114,13 @@ export interface MarkDeletedByScopeInput extends DeleteInputBase {
   readonly reason?: DeleteReason;
 }
 
+/** A child stream's waiting work: parents queued, and a pending refresh of every live parent. */
+export interface ChildWork {
+  readonly stream: string;
+  readonly queuedParents: number;
+  readonly everyParent: boolean;
+}
+
 /** One scope's complete current list, for `replaceScopes`. */
 export interface ScopeReplacement {
   readonly scope: string;
@@ -261,6 +268,8 @@ export interface Store {
 
   /** Queues every parent row, live or deleted, for the child stream (`--full`, `--reconcile`). */
   enqueueAllParents(child: string, parent: string): Promise<void>;
+  /** Child streams with work waiting (for `status`). */
+  pendingChildWork(): Promise<ChildWork[]>;
   /** The child stream's pending refresh of every live parent, and how far it got; `take` marks it worked on. */
   refreshAllPending(
     child: string,
