@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { deleteKeysUnder } from '../test/jobs/support/queue-fixture.js';
 import { type IncrementalSample, minimumPages } from './incremental.js';
 import { runMeasured } from './peak-rss.js';
 import { lastRunId, runsSince } from './product-run.js';
@@ -66,7 +67,9 @@ export async function measureWorkerCycles(options: WorkerCyclesOptions): Promise
   } finally {
     worker.kill('SIGTERM');
     await once(worker, 'exit');
-    await deleteKeys(options.redisUrl, prefix);
+    const redis = new Redis(options.redisUrl);
+    await deleteKeysUnder(redis, prefix);
+    redis.disconnect();
   }
 }
 
@@ -99,14 +102,4 @@ async function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
 function peakRssMb(worker: ChildProcess): number {
   const status = readFileSync(`/proc/${worker.pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
-}
-
-async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl);
-  try {
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-  } finally {
-    redis.disconnect();
-  }
 }

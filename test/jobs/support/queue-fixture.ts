@@ -50,8 +50,7 @@ export function queueFixture(env: NodeJS.ProcessEnv = {}): QueueFixture {
     connection,
     async cleanup() {
       await queue.close();
-      const keys = await redis.keys(`${settings.worker.queuePrefix}:*`);
-      if (keys.length > 0) await redis.del(...keys);
+      await deleteKeysUnder(redis, settings.worker.queuePrefix);
       await Promise.all(connections.map((item) => item.quit().catch(() => undefined)));
     },
   };
@@ -70,4 +69,10 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Deletes every Redis key under a queue prefix (a test's or a drill's own, never a shared one). */
+export async function deleteKeysUnder(redis: Redis, prefix: string): Promise<void> {
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length > 0) await redis.del(...keys);
 }

@@ -10,6 +10,7 @@ import type { RequestCounts } from '../../../src/sim/admin/request-counter.js';
 import { createSimAdminClient, type SimAdminClient } from '../../../src/sim/sim-admin-client.js';
 import { differencesFromTruth } from '../../../src/sim/verify/store-vs-truth.js';
 import { openStore } from '../../../src/store/open-store.js';
+import { deleteKeysUnder } from '../../jobs/support/queue-fixture.js';
 import { type CliProcess, exitWithin, spawnCli, spawnWorker } from '../../jobs/support/worker-process.js';
 
 export interface CrashDrillOptions {
@@ -120,7 +121,9 @@ export async function runCrashDrill(options: CrashDrillOptions): Promise<CrashDr
   } finally {
     for (const child of processes) if (child.child.exitCode === null) child.child.kill('SIGKILL');
     await Promise.all(processes.map((child) => child.exited));
-    await deleteQueueKeys(options.redisUrl, prefix).catch(() => undefined);
+    const redis = new Redis(options.redisUrl);
+    await deleteKeysUnder(redis, prefix).catch(() => undefined);
+    redis.disconnect();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -252,15 +255,5 @@ async function compareWithTruth(storeUrl: string, sim: SimAdminClient): Promise<
     return result;
   } finally {
     await store.close();
-  }
-}
-
-async function deleteQueueKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl);
-  try {
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-  } finally {
-    await redis.quit();
   }
 }
