@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore } from '../src/store/open-store.js';
+import { addInvoiceColumns } from './invoice-row.js';
 import type { LoopName, LoopResult } from './loop-child.js';
 import { runMeasured } from './peak-rss.js';
 import type { PgDatabases } from './postgres.js';
@@ -31,9 +32,10 @@ async function loopChild(ctx: BackfillContext, loop: LoopName, store?: string): 
   return { ...result, wallSeconds: measured.wallSeconds, peakRssMb: measured.peakRssMb };
 }
 
-/** A fresh store with the product's tables (migrated), so the loops write the same layout. */
+/** A fresh store with the product's tables (migrated) and the typed columns it infers, so the loops write the same layout. */
 async function migrated(url: string): Promise<string> {
   await (await openStore(url)).close();
+  await addInvoiceColumns(url);
   return url;
 }
 

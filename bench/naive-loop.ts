@@ -6,7 +6,7 @@ import { type PageWriter, upsertTail } from './page-writer.js';
  * What a hand-rolled integration does: one autocommit upsert per row, no transaction around the
  * page. Charitable in every other way (prepared once, the store's WAL and synchronous=NORMAL), so
  * the gap to the raw limit is the transaction boundary alone; with SQLite's default rollback
- * journal it would be 28-60x slower (PERF-NOTES).
+ * journal it would be 28-60x slower (BENCHMARKS.md).
  */
 export function sqliteNaiveWriter(path: string): PageWriter {
   const db = new BetterSqlite3(path);

@@ -6,7 +6,7 @@ import { type PageWriter, upsertTail } from './page-writer.js';
 const columnList = invoiceColumns.map((name) => `"${name}"`).join(', ');
 
 /**
- * The SQLite raw limit (PERF-NOTES' fastest path): one prepared upsert, run per row, one
+ * The SQLite raw limit (BENCHMARKS.md's fastest path): one prepared upsert, run per row, one
  * transaction per page, WAL with synchronous=NORMAL as the store opens it. No guards, no counts.
  */
 export function sqliteRawWriter(path: string): PageWriter {
@@ -25,7 +25,7 @@ export function sqliteRawWriter(path: string): PageWriter {
 
 /**
  * The PostgreSQL raw limit: the whole page as one multi-row statement, a JSONB parameter expanded
- * by `jsonb_to_recordset` (PERF-NOTES: faster than multi-row VALUES; COPY would need
+ * by `jsonb_to_recordset` (BENCHMARKS.md: faster than multi-row VALUES; COPY would need
  * pg-copy-streams, which the project does not depend on). No guards, no counts.
  */
 export async function postgresRawWriter(url: string): Promise<PageWriter> {

@@ -1,5 +1,5 @@
 // Page-write throughput of the store next to the raw limit of each database, in the same run
-// (PERF-NOTES: compare ratios within one run, not absolute figures across runs).
+// (BENCHMARKS.md: compare ratios within one run, not absolute figures across runs).
 // Run: npx tsx bench/store-upsert.ts [--pages 200] [--page-size 1000] [--only sqlite|postgres]
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { streams } from '../config/streams.js';
-import { openStore } from '../src/store/open-store.js';
+import { openStoreVerbs } from '../src/store/open-store.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -94,7 +94,7 @@ async function storeWriter(
   url: string,
   checkpoint: boolean,
 ): Promise<{ write: Writer; close: () => Promise<void> }> {
-  const store = await openStore(url);
+  const store = await openStoreVerbs(url);
   let version = 0;
   const write: Writer = async (records) => {
     const state = checkpoint
@@ -102,8 +102,7 @@ async function storeWriter(
       : undefined;
     const result = await store.writePage({
       stream: 'invoices',
-      records,
-      sequenceOf,
+      records: records.map((data) => ({ key: String(data.id), sequence: sequenceOf(data), data })),
       now: new Date(),
       runId: null,
       state,
@@ -163,7 +162,7 @@ async function sqliteRuns(): Promise<Rates[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tms-bench-'));
   try {
     const rawUrl = `sqlite:${join(dir, 'raw.sqlite')}`;
-    await (await openStore(rawUrl)).close();
+    await (await openStoreVerbs(rawUrl)).close();
     const stores = [
       await storeWriter(`sqlite:${join(dir, 'a.sqlite')}`, false),
       await storeWriter(`sqlite:${join(dir, 'b.sqlite')}`, true),
@@ -193,7 +192,7 @@ async function postgresRuns(): Promise<Rates[]> {
   };
   try {
     const rawUrl = await fresh();
-    await (await openStore(rawUrl)).close();
+    await (await openStoreVerbs(rawUrl)).close();
     const writers = [
       await rawPostgresWriter(rawUrl),
       await storeWriter(await fresh(), false),

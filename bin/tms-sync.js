@@ -1,23 +1,30 @@
 #!/usr/bin/env node
 // Runs the TypeScript sources with no build step to remember. The first start after a change
 // bundles them with esbuild (~0.1 s; packages stay external) into node_modules/.cache/tms-sync/,
-// and node loads that plain JavaScript: measured ~60 MB less memory and ~1 s faster start than
-// passing every module, node_modules included, through tsx's loader. Where the cache cannot be
+// and node loads that plain JavaScript: much less memory and a faster start than passing every
+// module, node_modules included, through tsx's loader (BENCHMARKS.md, "What moved the figures"). Where the cache cannot be
 // written (a read-only install), or with TMS_SYNC_TSX=1, tsx runs the sources directly.
-import { mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 
 // A sync allocates a page's worth of short-lived objects per page; V8's default heap growth let the
-// old generation swell with them (peak RSS 292 MB at 1,000,000 invoices against 192 MB at 200,000,
-// live heap ~30 MB). Growing the heap by 10% at a time keeps it flat (187 MB) at the same speed,
-// without capping it for commands that need more (BENCHMARKS.md).
+// old generation swell with them as the data set grew (the live heap stays small). Growing the
+// heap by 10% at a time keeps peak memory flat at the same speed, without capping it for commands
+// that need more (BENCHMARKS.md, "What moved the figures").
 v8.setFlagsFromString('--heap-growing-percent=10');
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const sourceDirs = ['src', 'config', 'schemas', 'jobs'];
-const bundle = join(root, 'node_modules', '.cache', 'tms-sync', 'tms-sync.mjs');
+const cache = join(root, 'node_modules', '.cache', 'tms-sync');
+const bundle = join(cache, 'tms-sync.mjs');
+// The SQLite thread's module is a second entry, written beside the CLI's bundle, where the bundled
+// code looks for it (src/store/sqlite/sqlite-thread-script.ts).
+const entries = {
+  'tms-sync': join(root, 'src', 'cli', 'main.ts'),
+  'sqlite-thread': join(root, 'src', 'store', 'sqlite', 'sqlite-thread-worker.ts'),
+};
 
 await import(process.env.TMS_SYNC_TSX === '1' ? await fromSource() : await freshBundle());
 
@@ -26,20 +33,24 @@ async function freshBundle() {
   try {
     if (newestSource() > modified(bundle)) {
       const { buildSync } = await import('esbuild');
-      // Written aside and renamed: processes starting together never load a half-written file.
-      const written = `${bundle}.${process.pid}.tmp`;
-      mkdirSync(dirname(bundle), { recursive: true });
+      // Written aside and renamed, the CLI last: processes starting together never load a
+      // half-written file, and a fresh CLI bundle always finds its thread's module.
+      const aside = join(cache, `build-${process.pid}`);
+      mkdirSync(aside, { recursive: true });
       buildSync({
-        entryPoints: [join(root, 'src', 'cli', 'main.ts')],
+        entryPoints: entries,
         bundle: true,
         platform: 'node',
         format: 'esm',
         target: 'node20',
         packages: 'external',
-        outfile: written,
+        outdir: aside,
+        outExtension: { '.js': '.mjs' },
         logLevel: 'warning',
       });
-      renameSync(written, bundle);
+      renameSync(join(aside, 'sqlite-thread.mjs'), join(cache, 'sqlite-thread.mjs'));
+      renameSync(join(aside, 'tms-sync.mjs'), bundle);
+      rmSync(aside, { recursive: true, force: true });
     }
     return pathToFileURL(bundle).href;
   } catch {

@@ -4,6 +4,7 @@ import { defaultSettings, type ScheduleSetting, type Settings } from './settings
 import { SettingsError } from './settings-error.js';
 import { SettingsFile } from './settings-file.js';
 import { streams } from './streams.js';
+import { checkTmsSettings, tmsFromEnvironment } from './tms-settings.js';
 import { checkWorkerSettings, workerFromEnvironment } from './worker-settings.js';
 
 const checkFile = TypeCompiler.Compile(SettingsFile);
@@ -19,6 +20,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     ...defaultSettings,
     ...file,
     sync: { ...defaultSettings.sync, ...file.sync },
+    tms: { ...defaultSettings.tms, ...file.tms, ...tmsFromEnvironment(env) },
     schedule: file.schedule ?? defaultSettings.schedule,
     streamSchedules: file.streamSchedules ?? defaultSettings.streamSchedules,
     logLevel: (file.logLevel ?? defaultSettings.logLevel) as Settings['logLevel'],
@@ -90,6 +92,7 @@ function validate(settings: Settings): Settings {
     );
   }
   checkWorkerSettings(settings.worker);
+  checkTmsSettings(settings.tms);
   checkSchedule('schedule', settings.schedule);
   for (const [stream, schedule] of Object.entries(settings.streamSchedules)) {
     if (!(stream in streams)) throw new SettingsError(`streamSchedules.${stream}`, 'no such stream');

@@ -1,6 +1,9 @@
+import { permanent, TmsSyncError } from '../src/tms-sync-error.js';
+
 /** Invalid configuration: names the setting (env var or config-file path) and what is wrong. Exit code 2. */
-export class SettingsError extends Error {
-  override readonly name = 'SettingsError';
+export class SettingsError extends TmsSyncError {
+  readonly code = 'SETTINGS_INVALID';
+  readonly retry = permanent;
 
   constructor(
     readonly setting: string,

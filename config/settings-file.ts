@@ -27,9 +27,21 @@ export const SettingsFile = Type.Object(
         {
           pageLimit: Type.Optional(Type.Integer({ minimum: 1 })),
           maxDeleteShare: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
-          childConcurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
+          guardMinRows: Type.Optional(Type.Integer({ minimum: 1 })),
+          guardMinScopes: Type.Optional(Type.Integer({ minimum: 1 })),
           windowOverlapSeconds: Type.Optional(Type.Integer({ minimum: 0 })),
           windowLookbackDays: Type.Optional(Type.Integer({ minimum: 1 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    tms: Type.Optional(
+      Type.Object(
+        {
+          maxConcurrency: Type.Optional(Type.Integer()),
+          maxRequestsPerSecond: Type.Optional(Type.Integer()),
+          patienceSeconds: Type.Optional(Type.Integer()),
+          requestCeilingSeconds: Type.Optional(Type.Integer()),
         },
         { additionalProperties: false },
       ),

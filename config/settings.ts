@@ -1,3 +1,4 @@
+import { defaultTmsSettings, type TmsSettings } from './tms-settings.js';
 import { defaultWorkerSettings, type WorkerSettings } from './worker-settings.js';
 
 /** When the worker runs a stream: an interval in seconds or a cron pattern (one of the two). */
@@ -9,17 +10,19 @@ export interface ScheduleSetting {
 export interface SyncSettings {
   /** Page size asked of listings; listings clamp it to their own caps. @default 1000 */
   readonly pageLimit: number;
-  /** A snapshot or reconcile that would delete more than this share of a scope stops instead. @default 0.5 */
+  /** A pass that would take more than this share of a judged scope's live rows holds its deletes back (docs/sync-engine.md). @default 0.5 */
   readonly maxDeleteShare: number;
-  /** Parents whose children are fetched at once. @default 4 */
-  readonly childConcurrency: number;
+  /** A scope is judged by the delete guard on its own from this many live rows. @default 100 */
+  readonly guardMinRows: number;
+  /** A batch of child scopes is judged when at least this many of its scopes would be emptied. @default 10 */
+  readonly guardMinScopes: number;
   /** Chat windows are re-read this far back, for late arrivals. @default 3600 */
   readonly windowOverlapSeconds: number;
   /** How far back the first chat window starts. @default 30 */
   readonly windowLookbackDays: number;
 }
 
-/** Everything the commands read (PRODUCT.md section 3); env var names in brackets. */
+/** Everything the commands read (README.md, Configuration); env var names in brackets. */
 export interface Settings {
   /** The TMS base URL [TMS_BASE_URL]; required except for `demo` and `sim`. @default undefined */
   readonly baseUrl: string | undefined;
@@ -44,6 +47,8 @@ export interface Settings {
   /** Name of the sequence field in records [TMS_SEQUENCE_FIELD]; the watermark never depends on it. @default 'sequence' */
   readonly sequenceField: string;
   readonly sync: SyncSettings;
+  /** The TMS's allowance and the client's patience (tms-settings.ts). */
+  readonly tms: TmsSettings;
   /** Default schedule of every stream for `worker`. @default { everySeconds: 300 } */
   readonly schedule: ScheduleSetting;
   /** Per-stream schedules (config file only), by stream name. @default {} */
@@ -67,10 +72,12 @@ export const defaultSettings: Settings = Object.freeze({
   sync: Object.freeze({
     pageLimit: 1000,
     maxDeleteShare: 0.5,
-    childConcurrency: 4,
+    guardMinRows: 100,
+    guardMinScopes: 10,
     windowOverlapSeconds: 3600,
     windowLookbackDays: 30,
   }),
+  tms: defaultTmsSettings,
   schedule: Object.freeze({ everySeconds: 300 }),
   streamSchedules: Object.freeze({}),
   worker: defaultWorkerSettings,

@@ -1,28 +1,44 @@
-import type { RecordName } from '../schemas/index.js';
+/**
+ * SQL type of a typed column; each dialect maps it (docs/store.md): `number` is an exact decimal
+ * (PostgreSQL numeric, SQLite NUMERIC), `timestamp` TEXT ISO 8601 UTC in SQLite and timestamptz in
+ * PostgreSQL, `date` a calendar date.
+ */
+export type ColumnType = 'text' | 'integer' | 'bigint' | 'real' | 'number' | 'boolean' | 'timestamp' | 'date';
 
-/** SQL type of a typed column; each dialect maps it (timestamp: TEXT ISO 8601 in SQLite, timestamptz in PostgreSQL). */
-export type ColumnType = 'text' | 'integer' | 'bigint' | 'real' | 'boolean' | 'timestamp' | 'date';
-
-/** A typed column copied out of the record for BI: `path` is a dotted path into the record as received. */
+/** A typed column for a field the spec shows, with a stable name: `path` is a dotted path into the record. */
 export interface ColumnDefinition {
   readonly type: ColumnType;
   readonly path: string;
 }
 
+/**
+ * How a stream's records are identified (the text of the `id` column; docs/records.md). This is
+ * protocol, read strictly: a record that needs a key field and has none fails its page.
+ * - `{ field }`: the record's field at that dotted path, a string or a safe integer;
+ * - `{ field, orPosition: true }`: that field when the record has one, else its position in the
+ *   complete list (`#1`, `#2`, ...), for complete lists whose records the spec gives no identity;
+ * - `{ fromRequest: true }`: single records, identified by what was asked for (the operator, the
+ *   order id in the path, or `current` for a global one).
+ */
+export type RecordKey =
+  | { readonly field: string; readonly orPosition?: boolean }
+  | { readonly fromRequest: true };
+
 /** The column that scopes a stream's rows (part of the primary key with `id`). */
 export type ScopeColumn = 'operator_id' | 'invoice_id' | 'client_id';
 
 interface StreamBase {
-  /** The record schema (schemas/index.ts) every received record is validated against. */
-  readonly record: RecordName;
-  /** Dotted path of the record's key, stored as text in `id`. */
-  readonly key: string;
-  /** Typed columns beside `data`, by column name. */
+  /** How a record is identified: its `id` column. */
+  readonly key: RecordKey;
+  /**
+   * Typed columns with stable names for the fields the spec shows, by column name. Every other
+   * field gets a column inferred from the records received (docs/store.md, "Typed columns").
+   */
   readonly columns: Readonly<Record<string, ColumnDefinition>>;
   readonly description: string;
 }
 
-/** `since` + cursor listing (spec section 8); the cycle's `maxSequence` becomes the watermark. */
+/** `since` + cursor listing (docs/api.md, Listings); the cycle's `maxSequence` becomes the watermark. */
 export interface SequenceStream extends StreamBase {
   readonly strategy: 'sequence';
   readonly path: string;
@@ -68,8 +84,6 @@ export interface WindowStream extends StreamBase {
   readonly scope: 'operator';
   readonly fromParam: string;
   readonly toParam: string;
-  /** Dotted path of the record's time within the window. */
-  readonly timeField: string;
 }
 
 export type StreamDefinition = SequenceStream | ChildStream | SnapshotStream | WindowStream;

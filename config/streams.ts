@@ -1,23 +1,36 @@
-import type { ColumnDefinition, StreamDefinition } from './stream-definition.js';
+import type { ColumnDefinition, RecordKey, StreamDefinition } from './stream-definition.js';
 
 const text = (path: string): ColumnDefinition => ({ type: 'text', path });
 const integer = (path: string): ColumnDefinition => ({ type: 'integer', path });
 const real = (path: string): ColumnDefinition => ({ type: 'real', path });
+const number = (path: string): ColumnDefinition => ({ type: 'number', path });
 const bool = (path: string): ColumnDefinition => ({ type: 'boolean', path });
 const timestamp = (path: string): ColumnDefinition => ({ type: 'timestamp', path });
 const date = (path: string): ColumnDefinition => ({ type: 'date', path });
 
-const addressColumns = {
-  street: text('street'),
-  house_number: text('houseNumber'),
-  postal_code: text('postalCode'),
-  city: text('city'),
-  country: text('country'),
-};
+/** The record's `id`: the spec shows it, or an operation takes it in its path (`/rides/{id}`). */
+const byId: RecordKey = { field: 'id' };
+/** A field when present, else the position in the complete list: the spec shows no identity. */
+const byFieldOrPosition = (field: string): RecordKey => ({ field, orPosition: true });
+/** One record per request: the operator, the order asked for, or `current`. */
+const byRequest: RecordKey = { fromRequest: true };
+
+/** Spec 2.5: invoices, payments, clients and contacts carry `id`, `modifiedAt` and a sequence. */
+const modifiedAt = { modified_at: timestamp('modifiedAt') };
+
+/** Light or dark half of a color profile (docs/api.md, Records). */
+const colors = (mode: 'light' | 'dark') => ({
+  [`${mode}_primary_background`]: text(`${mode}.primaryBackground`),
+  [`${mode}_primary_text`]: text(`${mode}.primaryText`),
+  [`${mode}_secondary_background`]: text(`${mode}.secondaryBackground`),
+  [`${mode}_secondary_text`]: text(`${mode}.secondaryText`),
+  [`${mode}_highlight`]: text(`${mode}.highlight`),
+});
 
 /**
- * The stream catalogue (PRODUCT.md section 7): data, not code. One generic engine runs every entry;
- * adding a stream of an existing strategy is an entry here plus a record schema.
+ * The stream catalogue (docs/streams.md): data, not code. One generic engine runs every entry.
+ * Each entry names the record's key (protocol: read strictly) and typed columns only for the
+ * fields the spec shows; every other field gets an inferred column (docs/store.md).
  */
 export const streams = {
   invoices: {
@@ -25,22 +38,8 @@ export const streams = {
     description: 'Invoices, incrementally by sequence, with soft deletes.',
     path: '/invoice/invoices/',
     softDeletes: true,
-    record: 'invoice',
-    key: 'id',
-    columns: {
-      number: text('number'),
-      status: text('status'),
-      client_id: text('clientId'),
-      currency: text('currency'),
-      issue_date: date('issueDate'),
-      due_date: date('dueDate'),
-      reference: text('reference'),
-      total_net: real('totals.net'),
-      total_vat: real('totals.vat'),
-      total_gross: real('totals.gross'),
-      paid_amount: real('paidAmount'),
-      modified_at: timestamp('modifiedAt'),
-    },
+    key: byId,
+    columns: modifiedAt,
   },
   invoice_lines: {
     strategy: 'child',
@@ -50,16 +49,8 @@ export const streams = {
     source: 'detail',
     itemsField: 'lines',
     scopeColumn: 'invoice_id',
-    record: 'invoiceLine',
-    key: 'id',
-    columns: {
-      description: text('description'),
-      product_code: text('productCode'),
-      quantity: real('quantity'),
-      unit_price: real('unitPrice'),
-      vat_rate: real('vatRate'),
-      amount: real('amount'),
-    },
+    key: byFieldOrPosition('id'),
+    columns: {},
   },
   invoice_payments: {
     strategy: 'child',
@@ -68,13 +59,12 @@ export const streams = {
     path: '/invoice/invoices/{id}/payments',
     source: 'listing',
     scopeColumn: 'invoice_id',
-    record: 'payment',
-    key: 'id',
+    key: byId,
     columns: {
-      amount: real('amount'),
+      amount: number('amount'),
       date: date('date'),
       reference: text('reference'),
-      created_at: timestamp('createdAt'),
+      ...modifiedAt,
     },
   },
   clients: {
@@ -82,18 +72,8 @@ export const streams = {
     description: 'Clients, incrementally by sequence, with soft deletes.',
     path: '/client/clients/',
     softDeletes: true,
-    record: 'client',
-    key: 'id',
-    columns: {
-      name: text('name'),
-      email: text('email'),
-      phone: text('phone'),
-      vat_number: text('vatNumber'),
-      status: text('status'),
-      city: text('address.city'),
-      country: text('address.country'),
-      modified_at: timestamp('modifiedAt'),
-    },
+    key: byId,
+    columns: { phone: text('phone'), ...modifiedAt },
   },
   client_contacts: {
     strategy: 'child',
@@ -102,9 +82,8 @@ export const streams = {
     path: '/client/clients/{id}/contacts',
     source: 'listing',
     scopeColumn: 'client_id',
-    record: 'clientContact',
-    key: 'id',
-    columns: { name: text('name'), email: text('email'), phone: text('phone'), role: text('role') },
+    key: byId,
+    columns: modifiedAt,
   },
   client_addressbook: {
     strategy: 'child',
@@ -113,61 +92,70 @@ export const streams = {
     path: '/client/clients/{id}/addressbook',
     source: 'listing',
     scopeColumn: 'client_id',
-    record: 'addressBookEntry',
-    key: 'id',
-    columns: { name: text('name'), ...addressColumns },
+    key: byFieldOrPosition('id'),
+    columns: {},
   },
   addressbook: {
     strategy: 'sequence',
     description: 'The global address book; a change re-delivers the whole group of a client.',
     path: '/client/addressbook/',
     softDeletes: false,
-    record: 'addressBookEntry',
-    key: 'id',
-    columns: {
-      client_id: text('clientId'),
-      name: text('name'),
-      ...addressColumns,
-      modified_at: timestamp('modifiedAt'),
-    },
+    key: byId,
+    columns: {},
   },
   tasks: {
     strategy: 'snapshot',
     description: 'Tasks of each operator.',
     path: '/driver-api/tasks/',
     scope: 'operator',
-    record: 'task',
-    key: 'id',
+    key: byId,
     columns: {
       task_index: integer('index'),
       status: text('status'),
-      ride_id: integer('rideId'),
-      trailer_id: integer('trailerId'),
+      ride_id: text('rideId'),
+      trailer_id: text('trailerId'),
       requested_start: timestamp('requested.start'),
       requested_end: timestamp('requested.end'),
       planned_start: timestamp('planned.start'),
       planned_end: timestamp('planned.end'),
+      type_id: text('type.id'),
       type_code: text('type.code'),
       type_name: text('type.name'),
-      activity_id: integer('type.activityId'),
-      cash_on_delivery: real('cashOnDelivery'),
+      type_is_start: bool('type.isStart'),
+      type_is_end: bool('type.isEnd'),
+      activity_id: text('type.activityId'),
+      cash_on_delivery: number('cashOnDelivery'),
       client_id: text('client.id'),
       client_name: text('client.name'),
+      client_phone: text('client.phone'),
       address_name: text('address.name'),
+      address_contact: text('address.contact'),
       address_street: text('address.street'),
       address_house_number: text('address.houseNumber'),
       address_postal_code: text('address.postalCode'),
+      address_premise: text('address.premise'),
       address_city: text('address.city'),
+      address_country_name: text('address.country.name'),
       address_country_code: text('address.country.code'),
+      address_phone: text('address.phone'),
+      address_mobile: text('address.mobile'),
+      address_annotation: text('address.annotation'),
       address_latitude: real('address.location.latitude'),
       address_longitude: real('address.location.longitude'),
+      address_location_number: real('address.location.number'),
+      site_latitude: real('siteLocation.latitude'),
+      site_longitude: real('siteLocation.longitude'),
       completed_start: timestamp('completion.when.start'),
       completed_end: timestamp('completion.when.end'),
-      completion_status_id: integer('completion.completionStatusId'),
+      completion_status_id: text('completion.completionStatusId'),
       completion_contact_name: text('completion.contactName'),
+      completion_comments: text('completion.comments'),
+      instructions: text('instructions'),
+      information: text('information'),
       reference_internal: text('referenceInternal'),
       reference_external: text('referenceExternal'),
       order_id: text('order.id'),
+      order_categories: text('order.categories'),
       product_id: text('order.product.id'),
       product_name: text('order.product.name'),
       final_delivery_date: timestamp('taskSettings.finalDeliveryDate'),
@@ -178,28 +166,17 @@ export const streams = {
     description: 'Rides of each operator.',
     path: '/driver-api/rides/',
     scope: 'operator',
-    record: 'ride',
-    key: 'id',
-    columns: {
-      number: text('number'),
-      status: text('status'),
-      vehicle_id: text('vehicleId'),
-      trailer_id: integer('trailerId'),
-      planned_start: timestamp('planned.start'),
-      planned_end: timestamp('planned.end'),
-      actual_start: timestamp('actual.start'),
-      actual_end: timestamp('actual.end'),
-    },
+    key: byId,
+    columns: {},
   },
   planning: {
     strategy: 'snapshot',
-    description: 'The planning object of each operator (one row per operator).',
+    description: 'The planning object of each operator (one row per operator, `id` = the operator).',
     path: '/driver-api/planning/',
     scope: 'operator',
     single: true,
-    record: 'planning',
-    key: 'operatorId',
-    columns: { generated_at: timestamp('generatedAt') },
+    key: byRequest,
+    columns: {},
   },
   goods: {
     strategy: 'snapshot',
@@ -207,17 +184,8 @@ export const streams = {
     path: '/driver-api/goods/',
     scope: 'operator',
     idsFrom: { stream: 'tasks', path: 'goods.id', param: 'ids', batch: 100 },
-    record: 'good',
-    key: 'id',
-    columns: {
-      task_id: text('taskId'),
-      description: text('description'),
-      barcode: text('barcode'),
-      amount: integer('amount'),
-      packaging_id: text('packagingId'),
-      weight_kg: real('weightKg'),
-      kind: text('kind'),
-    },
+    key: byId,
+    columns: {},
   },
   task_packaging_balances: {
     strategy: 'snapshot',
@@ -225,8 +193,7 @@ export const streams = {
     path: '/driver-api/tasks/packaging-balances',
     scope: 'operator',
     idsFrom: { stream: 'tasks', path: 'id', param: 'ids', batch: 100 },
-    record: 'taskPackagingBalance',
-    key: 'taskId',
+    key: byFieldOrPosition('taskId'),
     columns: {},
   },
   client_packaging_balances: {
@@ -235,8 +202,7 @@ export const streams = {
     path: '/driver-api/clients/packaging-balances',
     scope: 'operator',
     idsFrom: { stream: 'tasks', path: 'client.id', param: 'ids', batch: 100 },
-    record: 'clientPackagingBalance',
-    key: 'clientId',
+    key: { field: 'clientId' },
     columns: {},
   },
   chat_messages: {
@@ -246,102 +212,68 @@ export const streams = {
     scope: 'operator',
     fromParam: 'fromMoment',
     toParam: 'toMoment',
-    timeField: 'sentAt',
-    record: 'chatMessage',
-    key: 'id',
-    columns: {
-      from_id: text('fromId'),
-      to_id: text('toId'),
-      sent_at: timestamp('sentAt'),
-      read_at: timestamp('readAt'),
-    },
+    key: byId,
+    columns: {},
   },
   settings: {
     strategy: 'snapshot',
-    description: 'Mobile settings of each operator.',
+    description: 'Mobile settings of each operator (one row per operator, `id` = the operator).',
     path: '/driver-api/settings/',
     scope: 'operator',
     single: true,
-    record: 'mobileSettings',
-    key: 'operatorId',
-    columns: { language: text('language'), distance_unit: text('distanceUnit') },
+    key: byRequest,
+    columns: {},
   },
   color_profiles: {
     strategy: 'snapshot',
     description: 'Color profiles of each operator.',
     path: '/driver-api/settings/color-profile',
     scope: 'operator',
-    record: 'colorProfile',
-    key: 'name',
-    columns: {},
+    key: byFieldOrPosition('name'),
+    columns: { ...colors('light'), ...colors('dark') },
   },
-  vehicles: masterData('/driver-api/vehicles/', 'vehicle', {
-    license_plate: text('licensePlate'),
-    name: text('name'),
-  }),
-  trailers: masterData('/driver-api/trailers/', 'trailer', { license_plate: text('licensePlate') }),
-  trace_types: masterData('/driver-api/trace-types', 'traceType', {
+  vehicles: masterData('/driver-api/vehicles/', byId, {}),
+  trailers: masterData('/driver-api/trailers/', byId, { license_plate: text('licensePlate') }),
+  trace_types: masterData('/driver-api/trace-types', byId, {
     name: text('name'),
     percentage: integer('percentage'),
+    color: integer('color'),
   }),
-  packaging: masterData('/driver-api/packaging', 'packaging', {
-    name: text('name'),
-    code: text('code'),
-    is_carrier: bool('isCarrier'),
-  }),
-  completion_statuses: masterData('/driver-api/completion-statuses', 'completionStatus', {
-    name: text('name'),
-    code: text('code'),
-    is_success: bool('isSuccess'),
-  }),
-  activities: masterData('/driver-api/activities/', 'activity', { name: text('name'), code: text('code') }),
-  driver_contacts: masterData('/driver-api/contacts', 'driverContact', {
-    name: text('name'),
-    phone: text('phone'),
-  }),
-  chat_contacts: masterData('/driver-api/chat/contacts', 'chatContact', {
-    name: text('name'),
-    kind: text('kind'),
-  }),
+  packaging: masterData('/driver-api/packaging', byId, {}),
+  completion_statuses: masterData('/driver-api/completion-statuses', byId, {}),
+  activities: masterData('/driver-api/activities/', byId, {}),
+  driver_contacts: masterData('/driver-api/contacts', byFieldOrPosition('id'), {}),
+  chat_contacts: masterData('/driver-api/chat/contacts', byFieldOrPosition('id'), {}),
   questionnaires: {
-    ...masterData('/driver-api/questionnaires/', 'questionnaire', {
-      name: text('name'),
-      version: integer('version'),
-    }),
+    ...masterData('/driver-api/questionnaires/', byId, {}),
     query: { latest: 'true' },
   },
   tms_version: {
-    ...masterData('/driver-api/settings/version', 'tmsVersion', { version: text('version') }),
-    key: 'version',
+    ...masterData('/driver-api/settings/version', byRequest, {}),
+    description: 'The TMS version (one row, `id` = `current`).',
     single: true,
   },
   dossier_folders: {
     strategy: 'snapshot',
-    description: 'Dossier folders of the orders the synced tasks reference.',
+    description: 'Dossier folders of the orders the synced tasks reference (`id` = the order).',
     path: '/driver-api/dossier/orders/{id}',
     scope: 'operator',
     single: true,
     idsFrom: { stream: 'tasks', path: 'order.id', param: 'path', batch: 1 },
-    record: 'dossierFolder',
-    key: 'orderId',
+    key: byRequest,
     columns: {},
   },
 } as const satisfies Record<string, StreamDefinition>;
 
 export type StreamName = keyof typeof streams;
 
-function masterData(
-  path: string,
-  record: StreamDefinition['record'],
-  columns: Record<string, ColumnDefinition>,
-) {
+function masterData(path: string, key: RecordKey, columns: Record<string, ColumnDefinition>) {
   return {
     strategy: 'snapshot',
     description: `Master data from ${path}.`,
     path,
     scope: 'global',
-    record,
-    key: 'id',
+    key,
     columns,
   } as const satisfies StreamDefinition;
 }

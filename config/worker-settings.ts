@@ -1,3 +1,4 @@
+import { checkIntegers, type IntegerSettingTable, integersFromEnvironment } from './integer-settings.js';
 import { SettingsError } from './settings-error.js';
 
 /** The daemon's settings (`tms-sync worker`, `trigger`, `status`); env var names in brackets. */
@@ -55,7 +56,7 @@ const numbers = {
   WORKER_MAX_STALLS: ['maxStalls', 1, 10_000],
   RATE_LIMIT_PAUSE_MS: ['rateLimitPauseMs', 1, 86_400_000],
   SHUTDOWN_TIMEOUT_MS: ['shutdownTimeoutMs', 1000, 3_600_000],
-} as const satisfies Record<string, readonly [keyof WorkerSettings, number, number]>;
+} as const satisfies IntegerSettingTable<WorkerSettings>;
 
 const texts = {
   QUEUE_NAME: 'queueName',
@@ -71,11 +72,7 @@ export function workerFromEnvironment(env: NodeJS.ProcessEnv): Partial<WorkerSet
     const value = env[name];
     if (value !== undefined && value !== '') out[key] = value;
   }
-  for (const [name, [key, min, max]] of Object.entries(numbers)) {
-    const value = env[name];
-    if (value !== undefined && value !== '') out[key] = parseInteger(name, value, min, max);
-  }
-  return out as Partial<WorkerSettings>;
+  return { ...(out as Partial<WorkerSettings>), ...integersFromEnvironment<WorkerSettings>(env, numbers) };
 }
 
 /** Checks what the config file may have set; names the environment variable of the value. */
@@ -88,15 +85,5 @@ export function checkWorkerSettings(settings: WorkerSettings): void {
     if (!/^[\w.-]+$/.test(value))
       throw new SettingsError(name, `expected letters, digits, ".", "_" or "-", got "${value}"`);
   }
-  for (const [name, [key, min, max]] of Object.entries(numbers)) {
-    parseInteger(name, String(settings[key]), min, max);
-  }
-}
-
-function parseInteger(setting: string, value: string, min: number, max: number): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < min || number > max) {
-    throw new SettingsError(setting, `expected an integer ${min}-${max}, got "${value}"`);
-  }
-  return number;
+  checkIntegers(settings, numbers);
 }

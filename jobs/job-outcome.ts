@@ -1,7 +1,7 @@
 import { DelayedError, UnrecoverableError, Worker } from 'bullmq';
 import type { WorkerSettings } from '../config/worker-settings.js';
-import { TmsError } from '../src/client/errors.js';
 import type { PartitionSummary } from '../src/sync/run-options.js';
+import { retryDecisionOf } from '../src/tms-sync-error.js';
 import type { SyncJob, SyncJobResult } from './sync-job.js';
 import type { SyncQueue } from './sync-queue.js';
 
@@ -17,69 +17,20 @@ export interface Failure {
   readonly retryAfterMs?: number;
 }
 
-// Fix the configuration or look at the data: repeating the run cannot help.
-const unrecoverableNames = new Set([
-  'SettingsError',
-  'SyncConfigurationError',
-  'UnknownStreamError',
-  'StoreUrlError',
-  'CatalogueError',
-  'StreamUsageError',
-  'MassDeleteError',
-  'WatermarkRegressionError',
-]);
-const unrecoverableCodes = new Set([
-  'TMS_INVALID_ARGUMENT',
-  'TMS_REQUEST_REJECTED',
-  'TMS_AUTH_LOGIN_FAILED',
-  'TMS_AUTH_REJECTED',
-  'TMS_AUTH_FORBIDDEN',
-  'TMS_AMBIGUOUS_WRITE',
-  'TMS_INVALID_RESPONSE',
-  'TMS_RESPONSE_TOO_LARGE',
-  'TMS_CURSOR_LOOP',
-  'TMS_PAGINATION',
-]);
-
-/** Classifies a run's failure by the error's name, stable code, `retryable` and Retry-After. */
+/**
+ * What a run's failure calls for, read from the error's own retry decision (src/tms-sync-error.ts):
+ * permanent -> unrecoverable, wait -> rate-limited (with the Retry-After), superseded -> conflict,
+ * transient (and any error of no kind of ours) -> transient.
+ */
 export function classifyFailure(failure: unknown): Failure {
-  const facts =
-    failure instanceof Error ? factsOfError(failure) : { name: '', code: '', message: String(failure) };
-  const kind: FailureKind =
-    facts.name === 'StateConflictError'
-      ? 'conflict'
-      : facts.code === 'TMS_RATE_LIMITED'
-        ? 'rate-limited'
-        : unrecoverableNames.has(facts.name) ||
-            unrecoverableCodes.has(facts.code) ||
-            facts.retryable === false
-          ? 'unrecoverable'
-          : 'transient';
-  return {
-    kind,
-    message: facts.message,
-    ...(facts.retryAfterMs === undefined ? {} : { retryAfterMs: facts.retryAfterMs }),
-  };
-}
-
-interface FailureFacts {
-  readonly name: string;
-  readonly code: string;
-  readonly message: string;
-  readonly retryable?: boolean;
-  readonly retryAfterMs?: number;
-}
-
-function factsOfError(error: Error): FailureFacts {
-  const code = (error as { code?: unknown }).code;
-  const retryAfterMs = (error as { retryAfterMs?: unknown }).retryAfterMs;
-  return {
-    name: error.name,
-    code: typeof code === 'string' ? code : '',
-    message: String(error),
-    ...(error instanceof TmsError ? { retryable: error.retryable } : {}),
-    ...(typeof retryAfterMs === 'number' ? { retryAfterMs } : {}),
-  };
+  const decision = retryDecisionOf(failure);
+  const message = String(failure);
+  if (decision.kind === 'wait') {
+    const { afterMs } = decision;
+    return { kind: 'rate-limited', message, ...(afterMs === undefined ? {} : { retryAfterMs: afterMs }) };
+  }
+  const kinds = { permanent: 'unrecoverable', superseded: 'conflict', transient: 'transient' } as const;
+  return { kind: kinds[decision.kind], message };
 }
 
 /** The error of a failed partition run (its line when a summary came without the object). */

@@ -1,7 +1,7 @@
 import type { Settings } from '../config/settings.js';
 import { SettingsError } from '../config/settings-error.js';
-import { type StreamName, streams } from '../config/streams.js';
-import { strategyOf } from '../src/sync/strategies/index.js';
+import type { StreamName } from '../config/streams.js';
+import { partitionsOf } from '../src/sync/stream-partitions.js';
 import { resolveStreams } from '../src/sync/sync-engine.js';
 import { SyncConfigurationError } from '../src/sync/sync-errors.js';
 
@@ -9,13 +9,6 @@ import { SyncConfigurationError } from '../src/sync/sync-errors.js';
 export interface StreamPartition {
   readonly stream: StreamName;
   readonly partition: string;
-}
-
-/** The partitions of one stream as its strategy defines them ('' and 'deleted', one per operator, ...). */
-export function partitionsOf(stream: StreamName, settings: Settings): string[] {
-  const definition = streams[stream];
-  // Strategies read only `settings` to list partitions; no client or store is needed for it.
-  return strategyOf(definition).partitions(definition, { settings });
 }
 
 export interface ExpandResult {

@@ -1,5 +1,6 @@
 import type { Processor } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { StreamName } from '../config/streams.js';
 import type { WorkerSettings } from '../config/worker-settings.js';
 import type { Logger } from '../src/logger.js';
 import type { PartitionSummary, RunProgress } from '../src/sync/run-options.js';
@@ -17,7 +18,7 @@ import {
 import { queueKeyPrefix, type SyncQueue } from './sync-queue.js';
 
 export interface SyncProcessorOptions {
-  readonly engine: Pick<SyncEngine, 'run'>;
+  readonly engine: Pick<SyncEngine, 'runPartition'>;
   readonly queue: SyncQueue;
   /** For the partition locks (any connection; blocking commands are not used). */
   readonly redis: Redis;
@@ -78,7 +79,7 @@ async function runAndSettle(
 ) {
   let summary: PartitionSummary | undefined;
   try {
-    summary = await runPartition(options, ctx.job, signal, log);
+    summary = await runJob(options, ctx.job, signal, log);
   } catch (error) {
     return settleError(ctx, error);
   }
@@ -87,7 +88,8 @@ async function runAndSettle(
   return settleRun(ctx, summary);
 }
 
-async function runPartition(options: SyncProcessorOptions, job: SyncJob, signal: AbortSignal, log: Logger) {
+/** The job's partition run by the engine, its progress reported per page; undefined when stopped before it began. */
+async function runJob(options: SyncProcessorOptions, job: SyncJob, signal: AbortSignal, log: Logger) {
   const { stream, partition, trigger, full = false, reconcile = false } = job.data;
   log.info({ trigger, full, reconcile, attempt: job.attemptsMade + 1 }, 'sync job started');
   const onProgress = (progress: RunProgress) => {
@@ -100,13 +102,13 @@ async function runPartition(options: SyncProcessorOptions, job: SyncJob, signal:
       .updateProgress({ ...update })
       .catch((error: unknown) => log.warn({ err: error }, 'progress not saved'));
   };
-  const summaries = await options.engine.run([stream], {
-    partition,
+  if (signal.aborted) return undefined;
+  const summary = await options.engine.runPartition(stream as StreamName, partition, {
     trigger,
     full,
     reconcile,
     signal,
     onProgress,
   });
-  return summaries[0];
+  return summary;
 }

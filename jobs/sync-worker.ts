@@ -13,7 +13,7 @@ import type { SyncQueue } from './sync-queue.js';
 export interface SyncWorkerOptions {
   readonly settings: Settings;
   readonly logger: Logger;
-  readonly engine: Pick<SyncEngine, 'run'>;
+  readonly engine: Pick<SyncEngine, 'runPartition'>;
   readonly queue: SyncQueue;
   /** Shared by the queue and the partition locks; the worker opens its own blocking connection from it. */
   readonly redis: Redis;

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
+import { registerApproveDeletesCommand } from './approve-deletes-command.js';
 import { registerDemoCommand } from './demo-command.js';
 import { registerMigrateCommand } from './migrate-command.js';
 import { registerResetCommand } from './reset-command.js';
+import { registerSchemaCommand } from './schema-command.js';
 import { registerSimCommand } from './sim-command.js';
 import { registerStatusCommand } from './status-command.js';
 import { registerSyncCommand } from './sync-command.js';
@@ -16,6 +18,8 @@ export const commands: Array<(program: Command) => void> = [
   registerWorkerCommand,
   registerTriggerCommand,
   registerStatusCommand,
+  registerSchemaCommand,
+  registerApproveDeletesCommand,
   registerResetCommand,
   registerMigrateCommand,
   registerSimCommand,

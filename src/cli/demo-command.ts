@@ -13,13 +13,18 @@ import { allSucceeded, runWithSignals } from './sync-command.js';
 
 const demoFile = './data/demo.sqlite';
 
-/** Queries a BI user might start with, run against the demo store and printed with their answers. */
+/**
+ * Queries a BI user might start with, run against the demo store and printed with their answers.
+ * Besides the spec's columns (`modified_at`, the task columns), they use columns inferred from the
+ * simulator's records (`status`, `totals__gross`, `paid_amount`): `tms-sync schema` lists them.
+ */
 const exampleQueries = [
-  `SELECT status, COUNT(*) AS invoices, ROUND(SUM(total_gross), 2) AS gross
-   FROM invoices WHERE deleted_at IS NULL GROUP BY status ORDER BY invoices DESC`,
-  `SELECT c.name AS client, COUNT(*) AS invoices, ROUND(SUM(i.total_gross - i.paid_amount), 2) AS open_amount
+  `SELECT status, currency, COUNT(*) AS invoices, ROUND(SUM(totals__gross), 2) AS gross
+   FROM invoices WHERE deleted_at IS NULL GROUP BY status, currency ORDER BY invoices DESC LIMIT 6`,
+  `SELECT c.name AS client, i.currency, COUNT(*) AS invoices, ROUND(SUM(i.totals__gross - i.paid_amount), 2) AS open_amount
    FROM invoices i JOIN clients c ON c.id = i.client_id
-   WHERE i.deleted_at IS NULL AND i.status = 'finalized' GROUP BY c.id ORDER BY open_amount DESC LIMIT 5`,
+   WHERE i.deleted_at IS NULL AND i.status = 'finalized' AND i.paid_amount < i.totals__gross
+   GROUP BY c.id, i.currency ORDER BY open_amount DESC LIMIT 5`,
   `SELECT operator_id, status, COUNT(*) AS tasks FROM tasks WHERE deleted_at IS NULL
    GROUP BY operator_id, status ORDER BY operator_id, tasks DESC`,
   `SELECT address_city AS city, COUNT(*) AS tasks, ROUND(SUM(cash_on_delivery), 2) AS cash_on_delivery

@@ -23,6 +23,8 @@ const flagOf: Record<string, string> = {
   'variant.tokenFormat': '--token-format',
   'variant.sequenceField': '--sequence-field',
   'variant.idStyle': '--id-style',
+  'variant.recordShapes': '--record-shapes',
+  'variant.recordShapesSeed': '--record-shapes-seed',
 };
 
 class FlagError extends Error {}
@@ -43,7 +45,7 @@ export function registerSimCommand(program: Command): void {
     .option('--invoices <n>', 'invoices in the initial data set')
     .option('--clients <n>', 'clients in the initial data set')
     .option('--operators <n>', 'operators with Driver API data')
-    .option('--faults <name>', 'fault profile: none, flaky, hostile, slow, throttled')
+    .option('--faults <name>', 'fault profile: none, flaky, hostile, slow, throttled, harsh')
     .option('--api-token <token>', 'API token the login operation accepts')
     .option('--admin-token <token>', 'value of the x-sim-admin header of the admin routes')
     .option('--token-ttl <seconds>', 'lifetime of access tokens')
@@ -55,6 +57,8 @@ export function registerSimCommand(program: Command): void {
     .option('--sequence-field <name>', 'name of the sequence field in records')
     .option('--id-style <style>', 'ids: plain, unsafe')
     .option('--large-sequences', 'start sequences just below 2^53')
+    .option('--record-shapes <shapes>', "record shapes: default (tms-sim's own), alt (another TMS's), random")
+    .option('--record-shapes-seed <n>', 'seed of the random record shapes')
     .action(async (flags: RawFlags) => {
       try {
         await runSim(flags);
@@ -106,6 +110,8 @@ function simOptionsFrom(flags: RawFlags): SimOptionsInput {
       sequenceField: text('sequenceField'),
       idStyle: text('idStyle') as never,
       largeSequences: flags.largeSequences === true ? true : undefined,
+      recordShapes: text('recordShapes') as never,
+      recordShapesSeed: integerFlag('--record-shapes-seed', text('recordShapesSeed')),
     },
   };
 }

@@ -2,10 +2,11 @@ import type { Command } from 'commander';
 import { loadSettings } from '../../config/load-settings.js';
 import { streams } from '../../config/streams.js';
 import { openStore } from '../store/open-store.js';
-import type { Store, SyncRun } from '../store/store.js';
+import type { ColumnReport, HeldDelete, Store, SyncRun } from '../store/store.js';
 import { runCommand } from './cli-failure.js';
 import { cliLogger } from './cli-logger.js';
 import { formatQueueStatus, readQueueStatus } from './queue-status.js';
+import { formatTable } from './text-table.js';
 
 /** One line of `status`: what the store knows of a stream partition. */
 export interface StreamStatus {
@@ -31,14 +32,15 @@ export function registerStatusCommand(program: Command): void {
         const settings = loadSettings();
         const store = await openStore(settings.storeUrl, { logger: cliLogger(settings) });
         try {
-          const [status, queue] = await Promise.all([
+          const [status, attention, queue] = await Promise.all([
             readStatus(store, new Date()),
+            readAttention(store),
             readQueueStatus(settings),
           ]);
           process.stdout.write(
             flags.json
-              ? `${JSON.stringify({ streams: status, queue }, null, 2)}\n`
-              : formatStatus(status) + formatQueueStatus(queue),
+              ? `${JSON.stringify({ streams: status, ...attention, queue }, null, 2)}\n`
+              : formatStatus(status) + formatAttention(attention) + formatQueueStatus(queue),
           );
         } finally {
           await store.close();
@@ -80,6 +82,55 @@ export async function readStatus(store: Store, now: Date): Promise<StreamStatus[
   });
 }
 
+/** What needs a person: deletes the guard held back, and typed columns whose values stopped fitting. */
+export interface Attention {
+  readonly heldDeletes: HeldDelete[];
+  readonly drift: Array<
+    Pick<ColumnReport, 'stream' | 'column' | 'type' | 'drift' | 'driftSample' | 'driftAt'>
+  >;
+}
+
+export async function readAttention(store: Store): Promise<Attention> {
+  const [heldDeletes, columns] = await Promise.all([store.heldDeletes(), store.describeColumns()]);
+  const drift = columns
+    .filter((column) => column.drift > 0)
+    .map(({ stream, column, type, drift, driftSample, driftAt }) => ({
+      stream,
+      column,
+      type,
+      drift,
+      driftSample,
+      driftAt,
+    }));
+  return { heldDeletes, drift };
+}
+
+function formatAttention({ heldDeletes, drift }: Attention): string {
+  const held = heldDeletes.map((entry) => [
+    entry.scope ? `${entry.stream}/${entry.scope}` : entry.stream,
+    `${entry.wouldDelete} of ${entry.liveBefore}`,
+    entry.reason,
+    entry.detectedAt.toISOString(),
+    entry.approvedAt
+      ? `approved ${entry.approvedAt.toISOString()}`
+      : `tms-sync approve-deletes ${entry.stream}${entry.scope ? ` ${entry.scope}` : ''}`,
+  ]);
+  const drifting = drift.map((entry) => [
+    `${entry.stream}.${entry.column}`,
+    entry.type,
+    String(entry.drift),
+    entry.driftSample ?? '',
+  ]);
+  return [
+    held.length
+      ? `\ndeletes held back by the mass-delete guard\n${formatTable(['scope', 'rows', 'reason', 'since', 'to apply'], held, '  ')}`
+      : '',
+    drifting.length
+      ? `\nvalues that did not fit their typed column (NULL there, whole in data)\n${formatTable(['column', 'type', 'values', 'latest'], drifting, '  ')}`
+      : '',
+  ].join('');
+}
+
 async function lastSuccesses(store: Store): Promise<Map<string, Date>> {
   const out = new Map<string, Date>();
   for (const run of await store.listRuns({ limit: 1000 })) {
@@ -104,15 +155,7 @@ function formatStatus(status: readonly StreamStatus[]): string {
     item.lagSeconds === null ? '' : `${item.lagSeconds}s`,
     pendingText(item.pending),
   ]);
-  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
-  return `${[header, ...rows]
-    .map((row) =>
-      row
-        .map((cell, i) => cell.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n')}\n`;
+  return formatTable(header, rows);
 }
 
 function pendingText(pending: StreamStatus['pending']): string {

@@ -8,8 +8,10 @@ const columns: Array<[string, (s: PartitionSummary) => string]> = [
   ['inserted', (s) => count(s.inserted)],
   ['updated', (s) => count(s.updated)],
   ['unchanged', (s) => count(s.unchanged)],
+  ['older', (s) => count(s.older)],
   ['deleted', (s) => count(s.deleted)],
-  ['rejected', (s) => count(s.rejected)],
+  ['held', (s) => count(s.held)],
+  ['drift', (s) => count(s.drift)],
   ['watermark', (s) => (s.watermark === null ? '' : String(s.watermark))],
   ['seconds', (s) => (s.durationMs / 1000).toFixed(1)],
 ];
@@ -25,9 +27,27 @@ export function formatSummary(summaries: readonly PartitionSummary[]): string {
     .filter((summary) => summary.error !== null)
     .map((summary) => `${columns[0]![1](summary)}: ${summary.error}`);
   const dryRun = summaries.some((summary) => summary.dryRun) ? ['dry run: nothing was written', ''] : [];
-  return [...dryRun, line(header), ...rows.map(line), ...(failures.length ? ['', ...failures] : []), ''].join(
-    '\n',
+  const notes = [...failures, ...heldNotes(summaries), ...driftNotes(summaries)];
+  return [...dryRun, line(header), ...rows.map(line), ...(notes.length ? ['', ...notes] : []), ''].join('\n');
+}
+
+/** Deletes the guard held back are loud: what, and how to apply them. */
+function heldNotes(summaries: readonly PartitionSummary[]): string[] {
+  const streams = [...new Set(summaries.filter((s) => s.held > 0).map((s) => s.stream))];
+  return streams.map(
+    (stream) =>
+      `${stream}: deletes held back by the guard (implausibly many rows gone); ` +
+      `see \`tms-sync status\`, apply with \`tms-sync approve-deletes ${stream}\``,
   );
+}
+
+function driftNotes(summaries: readonly PartitionSummary[]): string[] {
+  const streams = [...new Set(summaries.filter((s) => s.drift > 0).map((s) => s.stream))];
+  return streams.length === 0
+    ? []
+    : [
+        `values that did not fit their typed column (NULL there, whole in data): see \`tms-sync schema ${streams.join(' ')}\``,
+      ];
 }
 
 function count(value: number): string {

@@ -11,6 +11,7 @@ interface SyncFlags {
   full?: boolean;
   reconcile?: boolean;
   dryRun?: boolean;
+  approveDeletes?: boolean;
 }
 
 export function registerSyncCommand(program: Command): void {
@@ -21,6 +22,7 @@ export function registerSyncCommand(program: Command): void {
     .option('--full', 'ignore watermarks for this run (a re-sync)')
     .option('--reconcile', 'also detect hard deletes by a full id scan')
     .option('--dry-run', 'report what would change; write nothing')
+    .option('--approve-deletes', 'apply the deletes the mass-delete guard would hold back (this run only)')
     .addHelpText(
       'after',
       '\nExit code: 0 when every stream succeeded, 1 when one failed, 2 for bad usage or configuration.',

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../../config/load-settings.js';
 import { createSimAdminClient } from '../sim/sim-admin-client.js';
-import { differencesFromTruth } from '../sim/verify/store-vs-truth.js';
 import { openStore } from '../store/open-store.js';
 import { resolveStreams } from '../sync/sync-engine.js';
 import { exitCodes, runCommand } from './cli-failure.js';
 import { cliLogger } from './cli-logger.js';
+import { differencesFromTruth } from './store-vs-truth.js';
 
 interface VerifyFlags {
   simUrl: string;

@@ -37,6 +37,7 @@ export async function runWorker(settings: Settings): Promise<number> {
   const metrics = createSyncMetrics({
     jobCounts: () => queue.getJobCounts(),
     lags: () => readStatus(engine.context.store, new Date()),
+    heldDeletes: () => engine.context.store.heldDeletes(),
     tmsOrigin: settings.baseUrl ? new URL(settings.baseUrl).origin : undefined,
   });
   const closeAll = async () => {

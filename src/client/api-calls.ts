@@ -1,55 +1,44 @@
 import type { Readable } from 'node:stream';
-import type { Static, TSchema } from '@sinclair/typebox';
+import type { JsonObject } from '../../schemas/json-object.js';
 import { driverListItems, singleRecord } from './envelopes.js';
 import type { HttpResponse } from './http-transport.js';
-import {
-  type ListingDefinition,
-  type ListingRecord,
-  type Page,
-  type PageOptions,
-  paginate,
-} from './paginate.js';
-import { assertValid, type RecordBatch, splitRecords } from './record-validation.js';
+import { type ListingDefinition, type Page, type PageOptions, paginate } from './paginate.js';
 import type { ApiRequest, RequestCore } from './request-core.js';
+import { recordObject, recordObjects } from './response-checks.js';
 
 /**
  * The answer shapes every typed method is built from: one line per method in the service files.
- * Single records failing validation throw ResponseValidationError; list records are split.
+ * Envelopes are checked strictly; records only for being JSON objects (docs/records.md).
  */
 export interface ApiCalls {
   pages<L extends ListingDefinition>(
     listing: L,
     options: PageOptions<L['path']>,
-  ): AsyncGenerator<Page<ListingRecord<L>>, void, undefined>;
-  /** A Driver API list (spec 2.1) with its records validated. */
-  list<S extends TSchema>(schema: S, request: ApiRequest): Promise<RecordBatch<Static<S>>>;
-  /** A single resource, required and validated. */
-  record<S extends TSchema>(schema: S, request: ApiRequest): Promise<Static<S>>;
+  ): AsyncGenerator<Page, void, undefined>;
+  /** The records of a Driver API list (docs/api.md, Envelopes), envelope checked. */
+  list(request: ApiRequest): Promise<JsonObject[]>;
+  /** A single resource, required to be a JSON object. */
+  record(request: ApiRequest): Promise<JsonObject>;
   /** A write answering the record it wrote, or nothing (204 or an empty body). */
-  write<S extends TSchema>(schema: S, request: ApiRequest): Promise<Static<S> | undefined>;
-  /** A write whose answer carries nothing of use (spec 4.1: "empty"); any body is read and dropped. */
+  write(request: ApiRequest): Promise<JsonObject | undefined>;
+  /** A write whose answer carries nothing of use (docs/api.md, Operations: "empty"); any body is read and dropped. */
   send(request: ApiRequest): Promise<void>;
   stream<T>(request: ApiRequest, consume: (response: HttpResponse<Readable>) => Promise<T>): Promise<T>;
 }
 
 export function createApiCalls(core: RequestCore): ApiCalls {
   const target = (request: ApiRequest) => ({ method: request.method, path: request.path });
-  const record = async <S extends TSchema>(schema: S, request: ApiRequest) =>
-    assertValid(
-      schema,
-      singleRecord(await core.json(request), target(request)),
-      'the record',
-      target(request),
-    );
+  const record = async (request: ApiRequest) =>
+    recordObject(singleRecord(await core.json(request), target(request)), target(request));
   return {
     pages: (listing, options) => paginate(core, listing, options),
-    list: async (schema, request) =>
-      splitRecords(schema, driverListItems(await core.json(request), target(request))),
+    list: async (request) =>
+      recordObjects(driverListItems(await core.json(request), target(request)), target(request)),
     record,
-    write: async (schema, request) => {
+    write: async (request) => {
       const body = await core.json(request);
       if (body === undefined) return undefined;
-      return assertValid(schema, singleRecord(body, target(request)), 'the written record', target(request));
+      return recordObject(singleRecord(body, target(request)), target(request));
     },
     send: (request) =>
       core.stream(request, async ({ body }) => {
@@ -66,7 +55,7 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** Per-call options of Driver API methods: the operator is required unless the token names one (spec 5). */
+/** Per-call options of Driver API methods: the operator is required unless the token names one (docs/api.md, Authentication). */
 export interface DriverCallOptions extends CallOptions {
   operatorId?: string | undefined;
 }

@@ -6,7 +6,7 @@ export interface AccessToken {
   readonly expiresAtMs: number;
 }
 
-/** Caches the access token of the login operation (PRODUCT.md section 4) and renews it. */
+/** Caches the access token of the login operation (docs/api.md, Authentication) and renews it. */
 export interface AuthSession {
   /** The cached token, or a fresh one when none is cached or it is about to expire. */
   accessToken(signal?: AbortSignal): Promise<string>;

@@ -3,9 +3,9 @@ import { InvalidArgumentError } from './errors.js';
 
 /** Back-off of the one retry policy (retry-policy.ts). */
 export interface RetryOptions {
-  /** Sends per request, the first included; 1 = never retry. @default 5 */
+  /** Sends per request, the first included; 1 = never retry. @default Infinity (the breaker and maxTotalMs decide) */
   attempts?: number;
-  /** Give up once this much time has passed since the first send (waits included). @default 60000 */
+  /** The request's ceiling: give up once this much time has passed since the first send (waits included). @default 120000 */
   maxTotalMs?: number;
   /** Base of the exponential back-off: retry n waits a random time in [0, min(maxDelayMs, minDelayMs * 2^n)). @default 250 */
   minDelayMs?: number;
@@ -37,6 +37,15 @@ export interface TmsClientOptions {
   /** Largest response body read into memory; the transfer is aborted beyond. @default 67108864 (64 MiB) */
   maxBodyBytes?: number;
   retry?: RetryOptions;
+  /**
+   * How long the origin may fail every request (429, 5xx, resets, timeouts) before its circuit
+   * breaker opens and requests stop being retried (origin-health.ts). @default 60000
+   */
+  patienceMs?: number;
+  /** While the breaker is open, one request every this many ms is let through as a probe; its success closes the breaker. @default 5000 */
+  probeEveryMs?: number;
+  /** How errors name the patience setting (the product passes its environment variable). @default 'patienceMs' */
+  patienceSetting?: string;
   /** Client-side request rate (spacing between sends, retries included); 0 = off. @default 0 */
   requestsPerSecond?: number;
   /** Re-login this long before the access token's `expiresAt` (at most half its lifetime). @default 60000 */
@@ -65,6 +74,9 @@ export interface ResolvedClientOptions {
   readonly timeouts: Required2<TimeoutOptions>;
   readonly maxBodyBytes: number;
   readonly retry: Required2<RetryOptions>;
+  readonly patienceMs: number;
+  readonly probeEveryMs: number;
+  readonly patienceSetting: string;
   readonly requestsPerSecond: number;
   readonly refreshMarginMs: number;
   readonly logger: Logger;
@@ -79,7 +91,10 @@ export const clientDefaults = {
   connections: 8,
   timeouts: { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000 },
   maxBodyBytes: 64 * 1024 * 1024,
-  retry: { attempts: 5, maxTotalMs: 60_000, minDelayMs: 250, maxDelayMs: 10_000 },
+  retry: { attempts: Number.POSITIVE_INFINITY, maxTotalMs: 120_000, minDelayMs: 250, maxDelayMs: 10_000 },
+  patienceMs: 60_000,
+  probeEveryMs: 5000,
+  patienceSetting: 'patienceMs',
   requestsPerSecond: 0,
   refreshMarginMs: 60_000,
 } as const;
@@ -97,6 +112,9 @@ export function resolveClientOptions(options: TmsClientOptions): ResolvedClientO
     timeouts: Object.freeze({ ...clientDefaults.timeouts, ...stripUndefined(options.timeouts) }),
     maxBodyBytes: options.maxBodyBytes ?? clientDefaults.maxBodyBytes,
     retry: Object.freeze({ ...clientDefaults.retry, ...stripUndefined(options.retry) }),
+    patienceMs: options.patienceMs ?? clientDefaults.patienceMs,
+    probeEveryMs: options.probeEveryMs ?? clientDefaults.probeEveryMs,
+    patienceSetting: options.patienceSetting ?? clientDefaults.patienceSetting,
     requestsPerSecond: options.requestsPerSecond ?? clientDefaults.requestsPerSecond,
     refreshMarginMs: options.refreshMarginMs ?? clientDefaults.refreshMarginMs,
     logger: options.logger ?? pino({ level: 'silent' }),
@@ -129,8 +147,9 @@ function checkNumbers(o: ResolvedClientOptions): void {
     ['timeouts.headersMs', o.timeouts.headersMs, 1],
     ['timeouts.bodyMs', o.timeouts.bodyMs, 1],
     ['maxBodyBytes', o.maxBodyBytes, 1],
-    ['retry.attempts', o.retry.attempts, 1],
     ['retry.maxTotalMs', o.retry.maxTotalMs, 0],
+    ['patienceMs', o.patienceMs, 0],
+    ['probeEveryMs', o.probeEveryMs, 0],
     ['retry.minDelayMs', o.retry.minDelayMs, 0],
     ['retry.maxDelayMs', o.retry.maxDelayMs, 0],
     ['requestsPerSecond', o.requestsPerSecond, 0],
@@ -141,7 +160,9 @@ function checkNumbers(o: ResolvedClientOptions): void {
       fail(name, `must be a finite number >= ${min}, got ${String(value)}`);
     }
   }
-  if (!Number.isInteger(o.retry.attempts)) fail('retry.attempts', 'must be an integer');
+  const { attempts } = o.retry;
+  if (!(attempts === Number.POSITIVE_INFINITY || (Number.isInteger(attempts) && attempts >= 1)))
+    fail('retry.attempts', `must be an integer >= 1 or Infinity, got ${String(attempts)}`);
 }
 
 function stripUndefined<T extends object>(value: T | undefined): Partial<T> {

@@ -1,5 +1,4 @@
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { type RecordName, recordSchemas } from '../../schemas/index.js';
+import type { JsonObject } from '../../schemas/json-object.js';
 import {
   type ApiCalls,
   type CallOptions,
@@ -16,15 +15,13 @@ import { createDriverReferenceService } from './driver-reference-service.js';
 import { createHttpTransport } from './http-transport.js';
 import { createInvoiceService } from './invoice-service.js';
 import { type ListingName, listings } from './listings.js';
-import type { ListingDefinition, ListingRecord, Page, PageOptions } from './paginate.js';
-import { type RecordBatch, splitRecords } from './record-validation.js';
+import type { ListingDefinition, Page, PageOptions } from './paginate.js';
 import { createRequestCore } from './request-core.js';
 import { buildPath, type QueryParams } from './request-path.js';
 
 /** A Driver API resource described as data, e.g. a snapshot entry of config/streams.ts. */
-export interface ResourceDefinition<R extends RecordName = RecordName> {
+export interface ResourceDefinition {
   readonly path: string;
-  readonly record: R;
 }
 
 /** Options of the catalogue-driven Driver API reads. */
@@ -34,56 +31,44 @@ export interface ResourceCall extends DriverCallOptions {
   query?: QueryParams;
 }
 
-const anyRecord = Type.Unknown();
-
-type RecordOf<R extends RecordName> = Static<(typeof recordSchemas)[R]>;
 type ListingOf<L> = L extends ListingName ? (typeof listings)[L] : L extends ListingDefinition ? L : never;
 
 /**
  * The typed TMS client: one keep-alive undici Pool per client (one origin), login and token renewal,
- * the retry policy, validation, paging, and a method per operation of spec 4.1-4.3.
+ * the retry policy, envelope checks, paging, and a method per operation of docs/api.md, Operations. Records are
+ * returned as the TMS sends them (JSON objects; docs/records.md).
  * Call `close()` when done.
  */
 export function createTmsClient(options: TmsClientOptions) {
   const resolved = resolveClientOptions(options);
   const transport = createHttpTransport(resolved);
-  const api = createApiCalls(createRequestCore(transport, resolved));
+  const core = createRequestCore(transport, resolved);
+  const api = createApiCalls(core);
   return {
     ...createInvoiceService(api),
     ...createClientService(api),
     ...createDriverPlanningService(api),
     ...createDriverReferenceService(api),
     ...createDriverMessagingService(api),
-    /** Pages of a listing, by catalogue name (`listings`) or as a `{path, record}` definition. */
+    /** Pages of a listing, by catalogue name (`listings`) or as a `{path}` definition. */
     pages: <L extends ListingName | ListingDefinition>(
       listing: L,
       pageOptions: PageOptions<ListingOf<L>['path']>,
-    ): AsyncGenerator<Page<ListingRecord<ListingOf<L>>>, void, undefined> =>
-      api.pages(resolveListing(listing) as ListingOf<L>, pageOptions),
-    /** A Driver API list (spec 2.1) described as data: items validated, envelope checked. */
-    driverList: <R extends RecordName>(
-      resource: ResourceDefinition<R>,
-      call: ResourceCall = {},
-    ): Promise<RecordBatch<RecordOf<R>>> => api.list(schemaOf(resource), resourceRequest(resource, call)),
+    ): AsyncGenerator<Page, void, undefined> => api.pages(resolveListing(listing), pageOptions),
+    /** The records of a Driver API list (docs/api.md, Envelopes) described as data; the envelope is checked. */
+    driverList: (resource: ResourceDefinition, call: ResourceCall = {}): Promise<JsonObject[]> =>
+      api.list(resourceRequest(resource, call)),
     /** A single Driver API resource described as data (settings, planning, a dossier folder, ...). */
-    driverRecord: <R extends RecordName>(
-      resource: ResourceDefinition<R>,
-      call: ResourceCall = {},
-    ): Promise<RecordOf<R>> => api.record(schemaOf(resource), resourceRequest(resource, call)),
-    /** A single Driver API resource as a batch of one: an invalid record is rejected, not thrown. */
-    driverSingle: async <R extends RecordName>(
-      resource: ResourceDefinition<R>,
-      call: ResourceCall = {},
-    ): Promise<RecordBatch<RecordOf<R>>> =>
-      splitRecords(schemaOf(resource), [await api.record(anyRecord, resourceRequest(resource, call))]),
+    driverRecord: (resource: ResourceDefinition, call: ResourceCall = {}): Promise<JsonObject> =>
+      api.record(resourceRequest(resource, call)),
     /** A single REST resource by path template, e.g. an invoice's detail with its lines. */
-    restRecord: <S extends TSchema>(
-      schema: S,
+    restRecord: (
       pathTemplate: string,
       pathParams: Readonly<Record<string, string | number>>,
       call: CallOptions = {},
-    ): Promise<Static<S>> =>
-      api.record(schema, restRequest('GET', buildPath(pathTemplate, pathParams), call)),
+    ): Promise<JsonObject> => api.record(restRequest('GET', buildPath(pathTemplate, pathParams), call)),
+    /** The origin's circuit breaker as it stands (origin-health.ts). */
+    health: () => core.health(),
     /** The low-level calls every typed method is built on, for operations not covered above. */
     api: api satisfies ApiCalls,
     /** Closes the connection pool; requests in flight finish first. */
@@ -95,10 +80,6 @@ export type TmsClient = ReturnType<typeof createTmsClient>;
 
 function resolveListing(listing: ListingName | ListingDefinition): ListingDefinition {
   return typeof listing === 'string' ? listings[listing] : listing;
-}
-
-function schemaOf<R extends RecordName>(resource: ResourceDefinition<R>) {
-  return recordSchemas[resource.record] as TSchema as (typeof recordSchemas)[R];
 }
 
 function resourceRequest(resource: ResourceDefinition, call: ResourceCall) {

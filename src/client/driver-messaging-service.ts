@@ -1,20 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { Static } from '@sinclair/typebox';
-import {
-  type ChatConfirmRequest,
-  ChatContact,
-  ChatMessage,
-  type ChatMessageRequest,
-  type DossierFileKind,
-  DossierFolder,
-  DossierUploadResult,
-  Questionnaire,
-  type QuestionnaireAnswers,
-} from '../../schemas/index.js';
+import type { JsonObject } from '../../schemas/json-object.js';
+import type { QuestionnaireAnswers } from '../../schemas/write-bodies.js';
 import { type ApiCalls, type CallOptions, type DriverCallOptions, driverRequest } from './api-calls.js';
 import type { IdList } from './driver-planning-service.js';
 import { buildPath } from './request-path.js';
+
+/** The `type` header of a dossier upload (docs/api.md, Operations). */
+export type DossierFileKind = 'damage' | 'document' | 'other' | 'questionnaire';
 
 export interface DossierDownload extends DriverCallOptions {
   orderId: string;
@@ -27,27 +20,26 @@ export interface DossierUpload extends CallOptions {
   attachTo: 'rides' | 'tasks';
   ids: IdList;
   name: string;
-  type: Static<typeof DossierFileKind>;
+  type: DossierFileKind;
   /** A Buffer is retried like any create; a stream is sent once (it cannot be replayed). */
   body: Buffer | Readable;
   /** Sent as header `mutationId`, so getProcessedMutations can tell whether an ambiguous upload landed. @default undefined */
   mutationId?: string | undefined;
 }
 
-/** Driver API chat, questionnaires and dossiers (spec 4.1). */
+/** Driver API chat, questionnaires and dossiers (docs/api.md, Operations). */
 export function createDriverMessagingService(api: ApiCalls) {
   return {
     getChatMessages: (call: DriverCallOptions & { fromMoment: string; toMoment: string }) =>
       api.list(
-        ChatMessage,
         driverRequest('GET', '/driver-api/chat/messages', call, {
           query: { fromMoment: call.fromMoment, toMoment: call.toMoment },
         }),
       ),
-    sendChatMessage: (message: ChatMessageRequest, call?: DriverCallOptions) =>
+    sendChatMessage: (message: JsonObject, call?: DriverCallOptions) =>
       api.send(driverRequest('POST', '/driver-api/chat/messages', call, { body: message })),
     /** Marks a message read; doing so twice changes nothing, so it is repeated safely. */
-    confirmChatMessage: (messageId: string, confirm: ChatConfirmRequest = {}, call?: DriverCallOptions) =>
+    confirmChatMessage: (messageId: string, confirm: JsonObject = {}, call?: DriverCallOptions) =>
       api.send(
         driverRequest(
           'POST',
@@ -60,12 +52,9 @@ export function createDriverMessagingService(api: ApiCalls) {
         ),
       ),
     getChatContacts: (call?: CallOptions) =>
-      api.list(ChatContact, driverRequest('GET', '/driver-api/chat/contacts', call)),
+      api.list(driverRequest('GET', '/driver-api/chat/contacts', call)),
     getQuestionnaires: (call: CallOptions & { latest: boolean }) =>
-      api.list(
-        Questionnaire,
-        driverRequest('GET', '/driver-api/questionnaires/', call, { query: { latest: call.latest } }),
-      ),
+      api.list(driverRequest('GET', '/driver-api/questionnaires/', call, { query: { latest: call.latest } })),
     submitQuestionnaireAnswers: (
       questionnaireId: string,
       answers: QuestionnaireAnswers,
@@ -82,10 +71,7 @@ export function createDriverMessagingService(api: ApiCalls) {
         ),
       ),
     getDossierFolder: (call: DriverCallOptions & { orderId: string }) =>
-      api.record(
-        DossierFolder,
-        driverRequest('GET', buildPath('/driver-api/dossier/orders/{orderId}', call), call),
-      ),
+      api.record(driverRequest('GET', buildPath('/driver-api/dossier/orders/{orderId}', call), call)),
     /** Streams a dossier file into `consume`; the body is destroyed once `consume` settles. */
     downloadDossierFile: <T>(
       file: DossierDownload,
@@ -96,7 +82,6 @@ export function createDriverMessagingService(api: ApiCalls) {
       ),
     uploadDossierFile: (upload: DossierUpload) =>
       api.record(
-        DossierUploadResult,
         driverRequest('POST', `/driver-api/dossier/${upload.attachTo}`, upload, {
           body: upload.body,
           headers: uploadHeaders(upload),

@@ -1,17 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import { DriverEnvelope, PageMeta } from '../../schemas/index.js';
 import { type RequestTarget, ResponseValidationError } from './errors.js';
-import { assertValid } from './record-validation.js';
+import { assertValid } from './response-checks.js';
 
 const DriverListMeta = DriverEnvelope(Type.Unknown());
 const DataEnvelope = Type.Object({ data: Type.Unknown() });
 
-/** The `data` of a paginated listing page, checked strictly (spec 2.2): a malformed page fails whole. */
+/** The `data` of a paginated listing page, checked strictly (docs/api.md, Envelopes): a malformed page fails whole. */
 export function pageData(body: unknown, target: RequestTarget): PageMeta['data'] {
   return assertValid(PageMeta, body, 'the page envelope', target).data;
 }
 
-/** The items of a Driver API list (spec 2.1), after checking `code` is 200 and `itemCount` matches. */
+/** The items of a Driver API list (docs/api.md, Envelopes), after checking `code` is 200 and `itemCount` matches. */
 export function driverListItems(body: unknown, target: RequestTarget): unknown[] {
   const { data } = assertValid(DriverListMeta, body, 'the Driver API list envelope', target);
   if (data.code !== 200) invalid(`the Driver API list envelope has code ${data.code}, not 200`, target);
@@ -26,7 +26,7 @@ export function driverListItems(body: unknown, target: RequestTarget): unknown[]
 
 /**
  * The record of a single-resource answer. Both `{"data": record}` and `{"data": {"items": [record]}}`
- * occur (PRODUCT.md section 9), the latter also with the Driver API's `code` and `itemCount`.
+ * occur (docs/records.md), the latter also with the Driver API's `code` and `itemCount`.
  */
 export function singleRecord(body: unknown, target: RequestTarget): unknown {
   const { data } = assertValid(DataEnvelope, body, 'the response envelope', target);

@@ -1,7 +1,10 @@
+import { permanent, type RetryDecision, TmsSyncError, transient } from '../tms-sync-error.js';
+
 /**
  * The TMS client's error catalogue. Every error the client throws (except the caller's own abort
- * reason) is a TmsError with a stable `code`; `retryable` says whether repeating the same call later
- * may succeed. Messages, `toString()` and enumerable fields never hold tokens or query strings.
+ * reason) is a TmsError with a stable `code` and a retry decision (src/tms-sync-error.ts);
+ * `retryable` says whether repeating the same call later may succeed. Messages, `toString()` and
+ * enumerable fields never hold tokens or query strings.
  */
 
 export type TmsErrorCode =
@@ -18,7 +21,8 @@ export type TmsErrorCode =
   | 'TMS_INVALID_RESPONSE'
   | 'TMS_RESPONSE_TOO_LARGE'
   | 'TMS_CURSOR_LOOP'
-  | 'TMS_PAGINATION';
+  | 'TMS_PAGINATION'
+  | 'TMS_UNREACHABLE';
 
 /** Where a request went: method and path without the query string. */
 export interface RequestTarget {
@@ -29,16 +33,18 @@ export interface RequestTarget {
 export interface TmsErrorDetails {
   readonly target?: RequestTarget | undefined;
   readonly status?: number | undefined;
-  /** The response body as parsed JSON or text, truncated; opaque (PRODUCT.md section 9). */
+  /** The response body as parsed JSON or text, truncated; opaque (docs/records.md). */
   readonly body?: unknown;
   readonly cause?: unknown;
 }
 
 /** Base of every client error. */
-export abstract class TmsError extends Error {
-  abstract readonly code: TmsErrorCode;
+export abstract class TmsError extends TmsSyncError {
+  abstract override readonly code: TmsErrorCode;
   /** Whether the same call may succeed later unchanged (after the retry policy gave up). */
-  abstract readonly retryable: boolean;
+  get retryable(): boolean {
+    return this.retry.kind !== 'permanent';
+  }
   readonly method: string | undefined;
   readonly path: string | undefined;
   readonly status: number | undefined;
@@ -48,7 +54,6 @@ export abstract class TmsError extends Error {
 
   constructor(message: string, details: TmsErrorDetails = {}) {
     super(message.replace(/\s+/g, ' ').trim(), details.cause === undefined ? {} : { cause: details.cause });
-    this.name = new.target.name;
     this.method = details.target?.method;
     this.path = details.target?.path;
     this.status = details.status;
@@ -67,13 +72,14 @@ export abstract class TmsError extends Error {
 /** An option or call argument is missing or out of range; the message names it. */
 export class InvalidArgumentError extends TmsError {
   readonly code = 'TMS_INVALID_ARGUMENT';
-  readonly retryable = false;
+  readonly retry = permanent;
 }
 
 /** The server answered a non-2xx status. 429 and 5xx are retryable, other 4xx never are. */
 export class HttpStatusError extends TmsError {
   readonly code: TmsErrorCode;
-  readonly retryable: boolean;
+  /** 429: wait for its Retry-After; 5xx: transient; any other 4xx: permanent (docs/api.md, Errors). */
+  readonly retry: RetryDecision;
   declare readonly status: number;
   /** The server's Retry-After, in milliseconds from when the answer arrived. */
   readonly retryAfterMs: number | undefined;
@@ -81,9 +87,14 @@ export class HttpStatusError extends TmsError {
   constructor(message: string, details: TmsErrorDetails & { status: number; retryAfterMs?: number }) {
     super(message, details);
     this.retryAfterMs = details.retryAfterMs;
-    this.retryable = details.status === 429 || details.status >= 500;
+    this.retry = decisionOfStatus(details.status, details.retryAfterMs);
     this.code = statusCode(details.status);
   }
+}
+
+function decisionOfStatus(status: number, retryAfterMs: number | undefined): RetryDecision {
+  if (status === 429) return { kind: 'wait', afterMs: retryAfterMs };
+  return status >= 500 ? transient : permanent;
 }
 
 function statusCode(status: number): TmsErrorCode {
@@ -97,7 +108,7 @@ function statusCode(status: number): TmsErrorCode {
  */
 export class AuthError extends HttpStatusError {
   override readonly code: 'TMS_AUTH_LOGIN_FAILED' | 'TMS_AUTH_REJECTED' | 'TMS_AUTH_FORBIDDEN';
-  override readonly retryable = false;
+  override readonly retry = permanent;
 
   constructor(code: AuthError['code'], message: string, details: TmsErrorDetails & { status: number }) {
     super(message, details);
@@ -111,7 +122,7 @@ export class AuthError extends HttpStatusError {
  */
 export class NetworkError extends TmsError {
   readonly code: TmsErrorCode = 'TMS_NETWORK';
-  readonly retryable = true;
+  readonly retry = transient;
   readonly mayHaveReachedServer: boolean;
   /** The underlying system or undici code, e.g. `ECONNRESET`, `UND_ERR_SOCKET`. */
   readonly causeCode: string | undefined;
@@ -142,12 +153,12 @@ export class TimeoutError extends NetworkError {
 
 /**
  * A create (POST) failed after it may have reached the server (timeout, reset, 5xx). It was NOT
- * repeated, since no idempotency key exists (spec 7.3): read the state back (or ask
+ * repeated, since no idempotency key exists (docs/api.md, Errors): read the state back (or ask
  * get-processed-mutations) before trying again. `cause` is the failure.
  */
 export class AmbiguousWriteError extends TmsError {
   readonly code = 'TMS_AMBIGUOUS_WRITE';
-  readonly retryable = false;
+  readonly retry = permanent;
 }
 
 /** One problem in a response: JSON pointer-like path and what is wrong. */
@@ -159,7 +170,7 @@ export interface ValidationIssue {
 /** The answer is not what the API promises: invalid JSON, no `data`, a malformed envelope or record. */
 export class ResponseValidationError extends TmsError {
   readonly code = 'TMS_INVALID_RESPONSE';
-  readonly retryable = false;
+  readonly retry = permanent;
   readonly issues: readonly ValidationIssue[];
 
   constructor(message: string, details: TmsErrorDetails & { issues?: readonly ValidationIssue[] }) {
@@ -173,17 +184,36 @@ export class ResponseValidationError extends TmsError {
 /** The response body exceeded `maxBodyBytes`; the transfer was aborted. */
 export class ResponseTooLargeError extends TmsError {
   readonly code = 'TMS_RESPONSE_TOO_LARGE';
-  readonly retryable = false;
+  readonly retry = permanent;
 }
 
 /** A listing handed out a cursor it had handed out before in the same pass. */
 export class CursorLoopError extends TmsError {
   readonly code = 'TMS_CURSOR_LOOP';
-  readonly retryable = false;
+  readonly retry = permanent;
 }
 
 /** A listing broke the paging contract: `hasMore` without a cursor, or endless empty pages. */
 export class PaginationError extends TmsError {
   readonly code = 'TMS_PAGINATION';
-  readonly retryable = false;
+  readonly retry = permanent;
+}
+
+/**
+ * The origin's circuit breaker is open: no request to it has succeeded for the patience time
+ * (origin-health.ts). Requests fail at once instead of being retried; a later run (the worker's
+ * next attempt) tries again, and one probe every few seconds closes the breaker when it answers.
+ */
+export class BreakerOpenError extends TmsError {
+  readonly code = 'TMS_UNREACHABLE';
+  readonly retry = transient;
+  readonly origin: string;
+  /** The last failure before the breaker opened, one line. */
+  readonly lastFailure: string | undefined;
+
+  constructor(message: string, details: { origin: string; lastFailure: string | undefined }) {
+    super(message);
+    this.origin = details.origin;
+    this.lastFailure = details.lastFailure;
+  }
 }

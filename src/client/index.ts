@@ -17,5 +17,4 @@ export type { IdList } from './driver-planning-service.js';
 export * from './errors.js';
 export { type ListingName, listings } from './listings.js';
 export type { ListingDefinition, Page, PageOptions, PageQuery } from './paginate.js';
-export { type RecordBatch, type RejectedRecord, splitRecords } from './record-validation.js';
 export { parseRetryAfter, retryDelayMs } from './retry-policy.js';

@@ -1,4 +1,5 @@
-import { Invoice, InvoiceDetail, type InvoicePatch, type NewPayment, Payment } from '../../schemas/index.js';
+import type { JsonObject } from '../../schemas/json-object.js';
+import type { NewPayment } from '../../schemas/write-bodies.js';
 import { type ApiCalls, type CallOptions, restRequest } from './api-calls.js';
 import { listings } from './listings.js';
 import type { PageOptions } from './paginate.js';
@@ -9,7 +10,7 @@ type PaymentsPath = (typeof listings.invoicePayments)['path'];
 const invoicePath = (invoiceId: string) => buildPath('/invoice/invoices/{invoiceId}', { invoiceId });
 
 /**
- * The invoice service, spec 4.2. Writes answer the record when the server sends one (validated
+ * The invoice service, docs/api.md, Operations. Writes answer the record when the server sends one (validated
  * against the listing schema; a detail passes too), else undefined. finalize, cancel and
  * recordPayment are POSTs: after an ambiguous failure they throw AmbiguousWriteError, never repeat.
  */
@@ -19,19 +20,19 @@ export function createInvoiceService(api: ApiCalls) {
     listInvoices: (options: PageOptions<'/invoice/invoices/'> = {}) => api.pages(listings.invoices, options),
     /** The invoice with its lines. */
     getInvoice: (invoiceId: string, call?: CallOptions) =>
-      api.record(InvoiceDetail, restRequest('GET', invoicePath(invoiceId), call)),
+      api.record(restRequest('GET', invoicePath(invoiceId), call)),
     /** Merge-patch; preliminary-only fields answer 409 once finalized. */
-    patchInvoice: (invoiceId: string, patch: InvoicePatch, call?: CallOptions) =>
-      api.write(Invoice, restRequest('PATCH', invoicePath(invoiceId), call, patch)),
+    patchInvoice: (invoiceId: string, patch: JsonObject, call?: CallOptions) =>
+      api.write(restRequest('PATCH', invoicePath(invoiceId), call, patch)),
     finalizeInvoice: (invoiceId: string, call?: CallOptions) =>
-      api.write(Invoice, restRequest('POST', `${invoicePath(invoiceId)}/finalize`, call)),
+      api.write(restRequest('POST', `${invoicePath(invoiceId)}/finalize`, call)),
     cancelInvoice: (invoiceId: string, call?: CallOptions) =>
-      api.write(Invoice, restRequest('POST', `${invoicePath(invoiceId)}/cancel`, call)),
+      api.write(restRequest('POST', `${invoicePath(invoiceId)}/cancel`, call)),
     /** Deletes a preliminary invoice. */
     deleteInvoice: (invoiceId: string, call?: CallOptions) =>
       api.send(restRequest('DELETE', invoicePath(invoiceId), call)),
     recordPayment: (invoiceId: string, payment: NewPayment, call?: CallOptions) =>
-      api.write(Payment, restRequest('POST', `${invoicePath(invoiceId)}/payments`, call, payment)),
+      api.write(restRequest('POST', `${invoicePath(invoiceId)}/payments`, call, payment)),
     /** Pages of an invoice's payments (paginated like every listing). */
     listPayments: (options: PageOptions<PaymentsPath>) => api.pages(listings.invoicePayments, options),
     removePayment: (invoiceId: string, paymentId: string, call?: CallOptions) =>

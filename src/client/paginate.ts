@@ -1,21 +1,18 @@
-import type { Static } from '@sinclair/typebox';
-import { type RecordName, recordSchemas } from '../../schemas/index.js';
+import type { JsonObject } from '../../schemas/json-object.js';
 import { pageData } from './envelopes.js';
 import { CursorLoopError, PaginationError, type RequestTarget } from './errors.js';
-import type { RecordBatch } from './record-validation.js';
-import { splitRecords } from './record-validation.js';
 import type { RequestCore } from './request-core.js';
 import { buildPath, type PathParams, pathParamNames, type QueryParams } from './request-path.js';
+import { recordObjects } from './response-checks.js';
 
-/** A paginated REST listing (spec 2.2 and 8): a path template and the schema of its records. */
+/** A paginated REST listing (docs/api.md, Envelopes and Listings): a path template with `{name}` placeholders. */
 export interface ListingDefinition {
   readonly path: string;
-  readonly record: RecordName;
 }
 
 /** Query and control options of a listing pass; the path parameters come beside them. */
 export interface PageQuery {
-  /** Sequence number, exclusive; needs the default sort (spec 8). @default undefined */
+  /** Sequence number, exclusive; needs the default sort (docs/api.md, Listings). @default undefined */
   since?: number | undefined;
   /** Page size asked for; the server may answer fewer (its own cap). @default undefined (server default) */
   limit?: number | undefined;
@@ -34,8 +31,10 @@ export interface PageQuery {
 
 export type PageOptions<P extends string> = PageQuery & PathParams<P>;
 
-/** One page: its valid records, the rejected ones and everything needed to checkpoint and resume. */
-export interface Page<T> extends RecordBatch<T> {
+/** One page: its records, as received, and everything needed to checkpoint and resume. */
+export interface Page {
+  /** The records, each a JSON object; their fields are the TMS's own. */
+  readonly items: JsonObject[];
   /** The cursor that fetched this page (undefined for the first page of a pass). */
   readonly cursor: string | undefined;
   /** Where the next page starts; only meaningful while `hasMore`. */
@@ -47,25 +46,24 @@ export interface Page<T> extends RecordBatch<T> {
   readonly pageNumber: number;
 }
 
-export type ListingRecord<L extends ListingDefinition> = Static<(typeof recordSchemas)[L['record']]>;
-
 const defaultMaxEmptyPages = 10;
 
 /**
  * Follows `nextCursor` until `hasMore` is false, and nothing else (a cursor on the last page is
- * ignored). Never assumes full pages, sequence order or the sequence field's name. Fails on a cursor
+ * ignored). Never assumes full pages, sequence order, the sequence field's name or any field of a
+ * record; an item that is not a JSON object fails the page. Fails on a cursor
  * seen before in this pass (CursorLoopError), on endless empty pages and on a page holding more items
  * than the limit asked for (PaginationError).
  *
  * The next page is requested as soon as this one's cursor is checked, so it arrives while the
- * caller writes this one (PERF-NOTES: +55% at 20 ms of latency). Pages are still yielded one at a
+ * caller writes this one (it pays most where each request has latency; BENCHMARKS.md). Pages are still yielded one at a
  * time and in order; a caller that stops early cancels the request in flight.
  */
 export async function* paginate<L extends ListingDefinition>(
   core: RequestCore,
   listing: L,
   options: PageOptions<L['path']>,
-): AsyncGenerator<Page<ListingRecord<L>>, void, undefined> {
+): AsyncGenerator<Page, void, undefined> {
   const { since, limit, sort, status, query } = options;
   const path = buildPath(listing.path, pathParamsOf(listing.path, options));
   const target: RequestTarget = { method: 'GET', path };
@@ -88,7 +86,7 @@ export async function* paginate<L extends ListingDefinition>(
     for (let pageNumber = 1; ; pageNumber++) {
       if (cursor !== undefined) seen.add(cursor);
       const data = pageData(await next, target);
-      const items = data.items ?? [];
+      const items = recordObjects(data.items ?? [], target);
       if (limit !== undefined && items.length > limit) {
         throw new PaginationError(
           `the page holds ${items.length} items, more than the limit of ${limit} asked for`,
@@ -105,13 +103,13 @@ export async function* paginate<L extends ListingDefinition>(
         next.catch(() => undefined);
       }
       yield {
-        ...splitRecords(recordSchemas[listing.record], items),
+        items,
         cursor,
         nextCursor: data.nextCursor,
         hasMore: data.hasMore,
         maxSequence: data.maxSequence,
         pageNumber,
-      } as Page<ListingRecord<L>>;
+      };
       if (!data.hasMore) return;
       cursor = data.nextCursor;
     }

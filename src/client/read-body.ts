@@ -53,7 +53,7 @@ export function parseJsonBody(bytes: Buffer, target: RequestTarget): unknown {
 
 /**
  * Reads the start of an error body (then cancels the rest) as JSON when it parses, else as text;
- * the shape is opaque (PRODUCT.md section 9). Never throws: a body that fails mid-way is dropped.
+ * the shape is opaque (docs/records.md). Never throws: a body that fails mid-way is dropped.
  */
 export async function readErrorBody(body: Readable): Promise<unknown> {
   const chunks: Buffer[] = [];

@@ -3,12 +3,20 @@ import { LoginResponse } from '../../schemas/index.js';
 import { combineSignals } from './abortable-sleep.js';
 import { createAuthSession } from './auth-session.js';
 import type { ResolvedClientOptions } from './client-options.js';
-import { AuthError, HttpStatusError, InvalidArgumentError, type RequestTarget } from './errors.js';
+import {
+  AuthError,
+  HttpStatusError,
+  InvalidArgumentError,
+  NetworkError,
+  type RequestTarget,
+  TmsError,
+} from './errors.js';
 import type { HttpMethod, HttpRequest, HttpResponse, HttpTransport } from './http-transport.js';
+import { createOriginHealth, type OriginHealth, type OriginHealthView } from './origin-health.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { cancelBody } from './read-body.js';
-import { assertValid } from './record-validation.js';
 import { buildQuery, type QueryParams } from './request-path.js';
+import { assertValid } from './response-checks.js';
 import { withRetry } from './retry-policy.js';
 
 /** How a request authenticates: none (login), the access token (REST), or the Driver API rules. */
@@ -37,10 +45,19 @@ export interface RequestCore {
   json(request: ApiRequest): Promise<unknown>;
   /** Hands the answer's body to `consume`; the body is destroyed afterwards whatever happens. */
   stream<T>(request: ApiRequest, consume: (response: HttpResponse<Readable>) => Promise<T>): Promise<T>;
+  /** The origin's circuit breaker as it stands. */
+  health(): OriginHealthView;
 }
 
 export function createRequestCore(transport: HttpTransport, options: ResolvedClientOptions): RequestCore {
   const limiter = createRateLimiter(options.requestsPerSecond);
+  const health = createOriginHealth({
+    origin: options.origin,
+    patienceMs: options.patienceMs,
+    probeEveryMs: options.probeEveryMs,
+    patienceSetting: options.patienceSetting,
+    now: performance.now.bind(performance),
+  });
   const session = createAuthSession({ ...options, login: (signal) => login(signal) });
 
   async function send<R>(request: ApiRequest, run: (http: HttpRequest) => Promise<R>): Promise<R> {
@@ -50,8 +67,9 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
     const attempt = (token: string | undefined) =>
       withRetry(
         async () => {
+          health.admit();
           await limiter.take(signal);
-          return run(toHttpRequest(request, token, signal));
+          return observed(health, () => run(toHttpRequest(request, token, signal)));
         },
         { target, idempotent: request.idempotent ?? request.method !== 'POST', signal },
         repeatable ? options : { ...options, retry: { ...options.retry, attempts: 1 } },
@@ -114,6 +132,7 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
   }
 
   return {
+    health: () => health.view(),
     json: (request) => send(request, (http) => transport.sendJson(http)).then((response) => response.body),
     stream: (request, consume) =>
       send(request, (http) => transport.sendStream(http)).then(async (response) => {
@@ -124,6 +143,24 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
         }
       }),
   };
+}
+
+/** Tells the breaker whether the origin answered: any status but 429 and 5xx counts, whatever the body. */
+async function observed<R>(health: OriginHealth, send: () => Promise<R>): Promise<R> {
+  try {
+    const result = await send();
+    health.answered();
+    return result;
+  } catch (error) {
+    if (isTransientFailure(error)) health.failed(error);
+    else if (error instanceof TmsError) health.answered();
+    throw error;
+  }
+}
+
+function isTransientFailure(error: unknown): error is TmsError {
+  if (error instanceof NetworkError) return true;
+  return error instanceof HttpStatusError && (error.status === 429 || error.status >= 500);
 }
 
 function toHttpRequest(

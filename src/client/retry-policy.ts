@@ -3,6 +3,7 @@ import { abortableSleep } from './abortable-sleep.js';
 import type { ResolvedClientOptions } from './client-options.js';
 import {
   AmbiguousWriteError,
+  BreakerOpenError,
   HttpStatusError,
   NetworkError,
   type RequestTarget,
@@ -10,7 +11,7 @@ import {
 } from './errors.js';
 
 /**
- * THE retry policy of the client (spec section 7), per HTTP request:
+ * THE retry policy of the client (docs/api.md, Errors), per HTTP request:
  *
  * | failure                                         | repeatable request (GET, PUT, PATCH, DELETE, login) | create (POST)            |
  * |-------------------------------------------------|-----------------------------------------------------|--------------------------|
@@ -22,9 +23,13 @@ import {
  * | any other 4xx, invalid response, too large      | never retried                                       | never retried            |
  *
  * Back-off: full jitter, retry n waits random() * min(maxDelayMs, minDelayMs * 2^(n-1)); a
- * Retry-After (seconds or HTTP date) replaces it. At most `attempts` sends and `maxTotalMs` in all:
- * when the next wait would pass `maxTotalMs` the last error is thrown at once. Every wait ends
- * with the AbortSignal. A 401 is not retried here: the auth layer re-logs in once (request-core.ts).
+ * Retry-After (seconds or HTTP date) replaces it. How long a request keeps trying is decided by the
+ * origin's health, not by a count: while other requests to the origin succeed it goes on, up to
+ * its ceiling `maxTotalMs` (when the next wait would pass it the last error is thrown at once);
+ * once nothing has succeeded for the patience time the breaker opens (origin-health.ts) and the
+ * next send fails with BreakerOpenError, never retried. `attempts` (default unlimited) caps the
+ * sends. Every wait ends with the AbortSignal. A 401 is not retried here: the auth layer re-logs
+ * in once (request-core.ts). How the layers combine: docs/retries.md.
  */
 export interface RetryContext {
   readonly target: RequestTarget;
@@ -77,7 +82,7 @@ async function waitBeforeRetry(
   context: RetryContext,
   options: PolicyOptions,
 ): Promise<boolean> {
-  if (!(error instanceof TmsError) || !error.retryable) return false;
+  if (!(error instanceof TmsError) || !error.retryable || error instanceof BreakerOpenError) return false;
   const delayMs = retryDelayMs(error, attemptNumber, options);
   if (performance.now() - started + delayMs >= options.retry.maxTotalMs) return false;
   options.logger.warn(

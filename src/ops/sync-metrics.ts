@@ -8,6 +8,8 @@ export interface SyncMetricsSources {
   readonly jobCounts?: () => Promise<Record<string, number>>;
   /** Seconds since the last successful run of every stream partition (null before the first). */
   readonly lags?: () => Promise<Array<{ stream: string; partition: string; lagSeconds: number | null }>>;
+  /** Rows the mass-delete guard holds back, by stream and scope (`held_deletes`). */
+  readonly heldDeletes?: () => Promise<Array<{ stream: string; scope: string; wouldDelete: number }>>;
   /** Origin of the TMS (`http://host:port`): responses from it are counted by status. */
   readonly tmsOrigin?: string;
 }
@@ -45,6 +47,11 @@ export function createSyncMetrics(sources: SyncMetricsSources = {}): SyncMetrics
     help: 'Pages committed to the store.',
     ...byStream,
   });
+  const drift = new Counter({
+    name: 'tms_sync_column_drift_total',
+    help: 'Values that did not fit their typed column (NULL there, whole in data; tms-sync schema).',
+    ...byStream,
+  });
   const retries = new Counter({
     name: 'tms_sync_job_retries_total',
     help: 'Sync jobs that failed and will be retried.',
@@ -80,6 +87,7 @@ export function createSyncMetrics(sources: SyncMetricsSources = {}): SyncMetrics
       upserted.inc({ stream }, summary.inserted + summary.updated);
       deleted.inc({ stream }, summary.deleted);
       pages.inc({ stream }, summary.pages);
+      drift.inc({ stream }, summary.drift);
       duration.observe({ stream, result: summary.result }, summary.durationMs / 1000);
     },
     observeRetry: (stream) => retries.inc({ stream }),
@@ -97,6 +105,18 @@ function scrapeGauges(registry: Registry, sources: SyncMetricsSources): void {
       if (!sources.jobCounts) return;
       this.reset();
       for (const [state, count] of Object.entries(await sources.jobCounts())) this.set({ state }, count);
+    },
+  });
+  new Gauge({
+    name: 'tms_sync_held_deletes',
+    help: 'Rows the mass-delete guard holds back until approved (tms-sync approve-deletes).',
+    labelNames: ['stream', 'scope'] as const,
+    registers: [registry],
+    async collect() {
+      if (!sources.heldDeletes) return;
+      this.reset();
+      for (const { stream, scope, wouldDelete } of await sources.heldDeletes())
+        this.set({ stream, scope }, wouldDelete);
     },
   });
   new Gauge({

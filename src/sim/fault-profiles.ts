@@ -7,6 +7,7 @@ const none: FaultRates = {
   truncate: 0,
   stall: 0,
   latencyMs: 0,
+  latencyJitterMs: 0,
   stallMs: 30_000,
   retryAfterSeconds: 1,
 };
@@ -30,12 +31,23 @@ export const faultProfiles: Readonly<Record<FaultProfileName, Readonly<FaultRate
   },
   slow: { ...none, latencyMs: 250 },
   throttled: { ...none, rateLimited: 0.3, retryAfterSeconds: 1 },
+  // A TMS under load that still answers: a third of all requests (the login too) fail with faults
+  // a client must retry, answers take 30-230 ms.
+  harsh: {
+    ...none,
+    rateLimited: 0.1,
+    retryAfterSeconds: 2,
+    serverError: 0.15,
+    reset: 0.05,
+    latencyMs: 30,
+    latencyJitterMs: 200,
+  },
 };
 
 export const faultProfileNames = Object.keys(faultProfiles) as FaultProfileName[];
 
 const probabilityKeys = ['rateLimited', 'serverError', 'reset', 'truncate', 'stall'] as const;
-const durationKeys = ['latencyMs', 'stallMs', 'retryAfterSeconds'] as const;
+const durationKeys = ['latencyMs', 'latencyJitterMs', 'stallMs', 'retryAfterSeconds'] as const;
 
 /**
  * Turns a profile name or partial rates (missing rates are 0, durations take the defaults) into

@@ -24,6 +24,8 @@ export const defaultVariant: Readonly<SimVariant> = Object.freeze({
   sequenceField: 'sequence',
   idStyle: 'plain',
   largeSequences: false,
+  recordShapes: 'default',
+  recordShapesSeed: 1,
 });
 
 export const defaultSimOptions: Readonly<SimOptions> = Object.freeze({
@@ -83,6 +85,8 @@ function checkVariant(variant: SimVariant): void {
   checkEnum('variant.singleEnvelope', variant.singleEnvelope, ['data', 'items']);
   checkEnum('variant.tokenFormat', variant.tokenFormat, ['jwt', 'opaque']);
   checkEnum('variant.idStyle', variant.idStyle, ['plain', 'unsafe']);
+  checkEnum('variant.recordShapes', variant.recordShapes, ['default', 'alt', 'random']);
+  checkInteger('variant.recordShapesSeed', variant.recordShapesSeed, 0, 0xffffffff);
   check('variant.cursorOnLastPage', typeof variant.cursorOnLastPage === 'boolean', 'must be a boolean');
   check('variant.largeSequences', typeof variant.largeSequences === 'boolean', 'must be a boolean');
   check(

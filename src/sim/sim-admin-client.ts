@@ -24,7 +24,7 @@ export interface MintTokenRequest {
   ttlSeconds?: number;
 }
 
-/** A typed client of the admin routes (PRODUCT.md section 8), for tests and the CLI. */
+/** A typed client of the admin routes (docs/simulator.md), for tests and the CLI. */
 export interface SimAdminClient {
   applyChanges(count: number, seed?: number, filter?: ChangeFilter): Promise<SimChange[]>;
   setFaults(faults: FaultProfileName | Partial<FaultRates>): Promise<FaultRates>;

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { SimOptions } from './sim-options.js';
 
-/** Who called a Driver API route, once the token and `operatorId` rules of spec section 5 are checked. */
+/** Who called a Driver API route, once the token and `operatorId` rules of docs/api.md, Authentication are checked. */
 export interface DriverCaller {
   readonly tokenType: 'apitoken' | 'driver';
   /** The operator the call acts for: the `operatorId` query parameter or the token's operator claim. */

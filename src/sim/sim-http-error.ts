@@ -1,6 +1,6 @@
 /**
  * An error the simulator answers with: thrown anywhere in a route, turned into the configured
- * error body shape (PRODUCT.md section 8) by the server's one error handler.
+ * error body shape (docs/simulator.md) by the server's one error handler.
  */
 export class SimHttpError extends Error {
   override readonly name = 'SimHttpError';

@@ -1,5 +1,5 @@
 /**
- * The alternatives PRODUCT.md section 9 leaves open; each flag switches the simulator to another
+ * The alternatives docs/records.md leaves open; each flag switches the simulator to another
  * reasonable choice so tests can prove the worker assumes none of them.
  */
 export interface SimVariant {
@@ -17,6 +17,15 @@ export interface SimVariant {
   idStyle: 'plain' | 'unsafe';
   /** Start sequences just below 2^53 instead of near 1,000. @default false */
   largeSequences: boolean;
+  /**
+   * Record shapes: `default` = tms-sim's own; `alt` = another TMS's, fixed (other names, flat totals,
+   * objects for strings, fields missing); `random` = chosen from `recordShapesSeed` per stream and
+   * field (renamed, retyped, nulled, dropped, nested, new fields). The keys the engine needs are never
+   * touched; keys it may replace by a position are left out of some records (docs/simulator.md). @default 'default'
+   */
+  recordShapes: 'default' | 'alt' | 'random';
+  /** Seed of the `random` record shapes. @default 1 */
+  recordShapesSeed: number;
 }
 
 /** Probabilities (0..1) and durations of injected faults, per API request (admin routes never fault). */
@@ -33,13 +42,15 @@ export interface FaultRates {
   stall: number;
   /** Added latency on every answer, in ms. @default 0 */
   latencyMs: number;
+  /** A further random latency from 0 to this, in ms, per answer. @default 0 */
+  latencyJitterMs: number;
   /** How long a stall lasts, in ms. @default 30000 */
   stallMs: number;
   /** Retry-After seconds on injected 429s. @default 1 */
   retryAfterSeconds: number;
 }
 
-export type FaultProfileName = 'none' | 'flaky' | 'hostile' | 'slow' | 'throttled';
+export type FaultProfileName = 'none' | 'flaky' | 'hostile' | 'slow' | 'throttled' | 'harsh';
 
 export interface SimOptions {
   /** Seed of the deterministic data generator and of every random choice. @default 1 */
@@ -60,7 +71,7 @@ export interface SimOptions {
   loginPath: string;
   /** Fault profile at start: a name or explicit rates. @default 'none' */
   faults: FaultProfileName | Partial<FaultRates>;
-  /** Requests per second per token before 429 (token bucket); 0 = unlimited. @default 0 */
+  /** Requests per second of the tenant (every token together) before 429 (token bucket); 0 = unlimited. @default 0 */
   rateLimitPerSecond: number;
   /** Serialized records kept in memory for fast paging (oldest evicted first); 0 = no cache. @default 200000 */
   jsonCacheSize: number;

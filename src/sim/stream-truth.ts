@@ -1,4 +1,4 @@
-/** What exists upstream in one scope of one stream (PRODUCT.md section 8, `GET /_sim/truth`). */
+/** What exists upstream in one scope of one stream (docs/simulator.md, `GET /_sim/truth`). */
 export interface ScopeTruth {
   /** The records that exist, exactly as the listing returns them. */
   records: unknown[];
@@ -7,7 +7,7 @@ export interface ScopeTruth {
 }
 
 /**
- * The whole truth: stream name (PRODUCT.md section 7) -> scope -> records. The scope is `""` for
+ * The whole truth: stream name (docs/streams.md) -> scope -> records. The scope is `""` for
  * unscoped streams, the operator id for per-operator streams, the parent's id for child streams.
  */
 export type StreamTruth = Record<string, Record<string, ScopeTruth>>;

@@ -1,7 +1,7 @@
 import { type CompiledQuery, type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { StoreDatabase } from './database.js';
 import { StreamUsageError } from './errors.js';
-import type { ChildWork } from './store.js';
+import type { PendingChildWork } from './store.js';
 import { type StoreContext, streamDb } from './store-context.js';
 import type { StreamTable } from './stream-tables.js';
 
@@ -94,6 +94,47 @@ export async function ackParents(
   }
 }
 
+/** A parent whose children could not be fetched, and why (one line, no secret). */
+export interface LeftParent {
+  readonly parentId: string;
+  readonly error: string;
+}
+
+/**
+ * Keeps parents queued with the error that stopped their children (`last_error`, `failures` + 1):
+ * queued if they were not (a refresh-all pass), left as they are otherwise, so the next pass of
+ * this run and the next run take them again.
+ */
+export async function leaveParents(
+  context: StoreContext,
+  child: string,
+  parents: readonly LeftParent[],
+): Promise<void> {
+  context.table(child);
+  const now = new Date().toISOString();
+  for (let start = 0; start < parents.length; start += 500) {
+    await context.dialect.db
+      .insertInto('child_queue')
+      .values(
+        parents.slice(start, start + 500).map((left) => ({
+          stream: child,
+          parent_id: left.parentId,
+          queued_at: now,
+          taken_at: null,
+          last_error: left.error,
+          failures: 1,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['stream', 'parent_id']).doUpdateSet((eb) => ({
+          last_error: eb.ref('excluded.last_error'),
+          failures: sql<number>`child_queue.failures + 1`,
+        })),
+      )
+      .execute();
+  }
+}
+
 function unscopedParent(context: StoreContext, child: string, parent: string): StreamTable {
   context.table(child);
   const table = context.table(parent);
@@ -173,26 +214,57 @@ export async function advanceRefreshAll(
   }
 }
 
-/** Per child stream with work waiting: parents queued, and whether a refresh of every parent is pending. */
-export async function pendingChildWork(context: StoreContext): Promise<ChildWork[]> {
+/**
+ * Per child stream with work waiting: parents queued, those a run failed on (left, with the
+ * latest error), and whether a refresh of every parent is pending.
+ */
+export async function pendingChildWork(context: StoreContext): Promise<PendingChildWork[]> {
   const { db } = context.dialect;
-  const [queued, marks] = await Promise.all([
+  const [queued, marks, latest] = await Promise.all([
     db
       .selectFrom('child_queue')
-      .select(['stream', (eb) => eb.fn.countAll<number | string>().as('parents')])
+      .select([
+        'stream',
+        (eb) => eb.fn.countAll<number | string>().as('parents'),
+        (eb) => eb.fn.count<number | string>('last_error').as('left'),
+      ])
       .groupBy('stream')
       .execute(),
     db.selectFrom('child_refresh').select('stream').execute(),
+    latestErrors(context),
   ]);
-  const work = new Map<string, ChildWork>();
-  for (const row of queued)
-    work.set(row.stream, { stream: row.stream, queuedParents: Number(row.parents), everyParent: false });
-  for (const row of marks) {
+  const work = new Map<string, PendingChildWork>();
+  const empty = (stream: string): PendingChildWork => ({
+    stream,
+    queuedParents: 0,
+    leftParents: 0,
+    lastError: null,
+    everyParent: false,
+  });
+  for (const row of queued) {
     work.set(row.stream, {
-      stream: row.stream,
-      queuedParents: work.get(row.stream)?.queuedParents ?? 0,
-      everyParent: true,
+      ...empty(row.stream),
+      queuedParents: Number(row.parents),
+      leftParents: Number(row.left),
+      lastError: latest.get(row.stream) ?? null,
     });
   }
+  for (const row of marks)
+    work.set(row.stream, { ...(work.get(row.stream) ?? empty(row.stream)), everyParent: true });
   return [...work.values()];
+}
+
+/** The error of the most recently queued left parent, per child stream. */
+async function latestErrors(context: StoreContext): Promise<Map<string, string>> {
+  const rows = await context.dialect.db
+    .selectFrom('child_queue')
+    .select(['stream', 'parent_id', 'last_error', 'queued_at'])
+    .where('last_error', 'is not', null)
+    .orderBy('queued_at', 'desc')
+    .orderBy('parent_id')
+    .execute();
+  const latest = new Map<string, string>();
+  for (const row of rows)
+    if (!latest.has(row.stream)) latest.set(row.stream, `parent ${row.parent_id}: ${row.last_error}`);
+  return latest;
 }

@@ -32,6 +32,8 @@ export interface SyncRunsTable {
   updated: Int;
   deleted: Int;
   rejected: Int;
+  drift: Generated<number>;
+  held_deletes: Generated<number>;
   result: string;
   error: string | null;
 }
@@ -53,6 +55,10 @@ export interface ChildQueueTable {
   parent_id: string;
   queued_at: Timestamp;
   taken_at: ColumnType<string | Date | null, string | null, string | null>;
+  /** Why the parent's children could not be fetched, the last time; null when no run failed on it. */
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Runs that failed on this parent since it was queued. */
+  failures: ColumnType<number, number | undefined, number>;
 }
 
 /**
@@ -64,6 +70,45 @@ export interface ChildRefreshTable {
   queued_at: Timestamp;
   taken_at: ColumnType<string | Date | null, string | null, string | null>;
   after_id: string | null;
+}
+
+/** One typed column of a stream table: the catalogue's (`spec`) or inferred from the data. */
+export interface StreamColumnsTable {
+  stream: string;
+  name: string;
+  /** JSON array of the property names from the record's top level down. */
+  path: string;
+  type: string;
+  origin: string;
+  /** Order of the column in the table's schema. */
+  position: Int;
+  added_at: Timestamp;
+  /** Values that did not fit the column's type (stored as NULL), ever. */
+  drift: Int;
+  drift_sample: string | null;
+  drift_at: ColumnType<string | Date | null, string | null, string | null>;
+}
+
+/** The version of a stream table's columns: every added column bumps it (compare-and-set). */
+export interface StreamSchemasTable {
+  stream: string;
+  version: Int;
+  /** Fields left without a column (the per-table cap), the most seen at once. */
+  refused_fields: Int;
+  updated_at: Timestamp;
+}
+
+/** A scope whose deletes the guard held back (delete-guard.ts), until approved or settled. */
+export interface HeldDeletesTable {
+  stream: string;
+  scope: string;
+  reason: string;
+  would_delete: Int;
+  live_before: Int;
+  live_after: Int;
+  run_id: number | null;
+  detected_at: Timestamp;
+  approved_at: ColumnType<string | Date | null, string | null, string | null>;
 }
 
 /**
@@ -87,6 +132,9 @@ export interface StoreDatabase {
   rejected_records: RejectedRecordsTable;
   child_queue: ChildQueueTable;
   child_refresh: ChildRefreshTable;
+  stream_columns: StreamColumnsTable;
+  stream_schemas: StreamSchemasTable;
+  held_deletes: HeldDeletesTable;
 }
 
 export type StreamTables = Record<string, StreamTableRow>;

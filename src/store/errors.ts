@@ -1,25 +1,28 @@
-/** Base of every store error: `code` is stable, so callers branch on it rather than on messages. */
-export class StoreError extends Error {
-  readonly code: string;
+import { permanent, type RetryDecision, superseded, TmsSyncError, transient } from '../tms-sync-error.js';
 
-  constructor(code: string, message: string, options?: ErrorOptions) {
+/** Base of every store error: `code` is stable, so callers branch on it rather than on messages. */
+export class StoreError extends TmsSyncError {
+  readonly code: string;
+  readonly retry: RetryDecision;
+
+  constructor(code: string, message: string, retry: RetryDecision, options?: ErrorOptions) {
     super(message, options);
-    this.name = new.target.name;
     this.code = code;
+    this.retry = retry;
   }
 }
 
 /** STORE_URL is missing, malformed or names an unsupported database. Fix the configuration. */
 export class StoreUrlError extends StoreError {
   constructor(message: string) {
-    super('STORE_URL_INVALID', message);
+    super('STORE_URL_INVALID', message, permanent);
   }
 }
 
-/** The store could not be opened or reached (file not writable, server down, database missing). */
+/** The store could not be opened or reached (file not writable, server down, database missing): it may come back. */
 export class StoreConnectionError extends StoreError {
   constructor(message: string, cause: unknown) {
-    super('STORE_UNREACHABLE', message, { cause });
+    super('STORE_UNREACHABLE', message, transient, { cause });
   }
 }
 
@@ -29,14 +32,16 @@ export class MigrationError extends StoreError {
     readonly migration: string | undefined,
     cause: unknown,
   ) {
-    super('MIGRATION_FAILED', `migration ${migration ?? '(setup)'} failed: ${messageOf(cause)}`, { cause });
+    super('MIGRATION_FAILED', `migration ${migration ?? '(setup)'} failed: ${messageOf(cause)}`, transient, {
+      cause,
+    });
   }
 }
 
 /** The catalogue has a stream or column the store cannot represent (a programming error). */
 export class CatalogueError extends StoreError {
   constructor(message: string) {
-    super('CATALOGUE_INVALID', message);
+    super('CATALOGUE_INVALID', message, permanent);
   }
 }
 
@@ -46,7 +51,7 @@ export class StreamUsageError extends StoreError {
     readonly stream: string,
     message: string,
   ) {
-    super('STREAM_USAGE', `${stream}: ${message}`);
+    super('STREAM_USAGE', `${stream}: ${message}`, permanent);
   }
 }
 
@@ -64,6 +69,7 @@ export class StateConflictError extends StoreError {
     super(
       'STATE_CONFLICT',
       `sync state of ${stream}${partition ? `/${partition}` : ''} is at version ${actual}, the run expected ${expected}`,
+      superseded,
     );
   }
 }
@@ -79,30 +85,28 @@ export class WatermarkRegressionError extends StoreError {
     super(
       'WATERMARK_REGRESSION',
       `watermark of ${stream}${partition ? `/${partition}` : ''} would move back from ${committed} to ${attempted}`,
-    );
-  }
-}
-
-/**
- * A pass would delete an implausible share of a scope's live rows (invariant 4). Nothing changed;
- * a person should look (an upstream outage answering empty lists looks exactly like this).
- */
-export class MassDeleteError extends StoreError {
-  constructor(
-    readonly stream: string,
-    readonly scope: string | undefined,
-    readonly wouldDelete: number,
-    readonly live: number,
-    readonly share: number,
-  ) {
-    super(
-      'MASS_DELETE',
-      `${stream}${scope ? `/${scope}` : ''}: would mark ${wouldDelete} of ${live} live rows deleted ` +
-        `(${(share * 100).toFixed(1)}%); stopped, nothing changed`,
+      permanent,
     );
   }
 }
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * A page kept meeting a table whose columns another writer had just changed (each time its rows
+ * were mapped again and retried). Nothing of it was committed; a later run writes it.
+ */
+export class SchemaMovedError extends StoreError {
+  constructor(
+    readonly stream: string,
+    readonly attempts: number,
+  ) {
+    super(
+      'SCHEMA_MOVED',
+      `${stream}: the table's columns changed under ${attempts} attempts to write a page`,
+      transient,
+    );
+  }
 }

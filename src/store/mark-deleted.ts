@@ -16,6 +16,13 @@ export interface DeleteTarget {
   readonly match?: Expression<SqlBool>;
 }
 
+/** Thrown inside a dry run's transaction to roll it back with the count in hand. */
+class DryRunRollback extends Error {
+  constructor(readonly deleted: number) {
+    super('dry run rolled back');
+  }
+}
+
 /** Marks live rows of the given ids deleted (e.g. found gone one by one), in one transaction. */
 export async function markDeleted(context: StoreContext, input: MarkDeletedInput): Promise<DeleteResult> {
   const table = context.table(input.stream);
@@ -35,12 +42,18 @@ export async function markDeletedByScope(
   const table = context.table(input.stream);
   if (!table.scopeColumn) throw new StreamUsageError(table.name, 'the stream has no scope to delete by');
   const column = table.scopeColumn;
-  return context.dialect.db.transaction().execute(async (trx) => {
-    await context.dialect.loadIdSet(trx, input.scopeValues);
-    const target = { table, scope: null, match: inIdSet(table, column) };
-    const deleted = await setDeleted(trx, target, input.reason ?? 'parent_deleted', input.now);
-    return finishDelete(context, trx, deleted, input);
-  });
+  try {
+    return await context.dialect.db.transaction().execute(async (trx) => {
+      await context.dialect.loadIdSet(trx, input.scopeValues);
+      const target = { table, scope: null, match: inIdSet(table, column) };
+      const deleted = await setDeleted(trx, target, input.reason ?? 'parent_deleted', input.now);
+      if (input.dryRun) throw new DryRunRollback(deleted);
+      return finishDelete(context, trx, deleted, input);
+    });
+  } catch (error) {
+    if (error instanceof DryRunRollback) return { deleted: error.deleted };
+    throw error;
+  }
 }
 
 /**

@@ -1,9 +1,10 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { enqueueWhere } from './child-queue.js';
 import type { StoreDatabase } from './database.js';
-import { MassDeleteError } from './errors.js';
+import { heldScopes, noScopes, type ScopeBalance, type ScopeTally, tallyOf } from './delete-guard.js';
+import { approvedScopes, clearHeld, holdDeletes } from './held-deletes.js';
 import { type DeleteTarget, finishDelete, inIdSet, setDeleted, targetWhere } from './mark-deleted.js';
-import type { MarkMissingInput, MarkMissingResult } from './store.js';
+import type { MarkMissingInput, MarkMissingResult, ReplaceScopesInput } from './store.js';
 import { type StoreContext, scopeValue, streamDb } from './store-context.js';
 import type { IdSetEntry } from './store-dialect.js';
 import type { StreamTable } from './stream-tables.js';
@@ -11,8 +12,8 @@ import type { StreamTable } from './stream-tables.js';
 /**
  * After a complete pass (snapshot or reconciliation), marks the live rows of the scope whose id
  * was not seen. The seen ids go to a temporary table, so a million of them cost one anti-join.
- * The share is computed first: a pass that would delete an implausible share stops with
- * `MassDeleteError` and changes nothing (invariant 4).
+ * The guard judges the pass first (delete-guard.ts): an implausible one marks nothing and is
+ * recorded in `held_deletes` until a person approves it or a later pass finds it plausible.
  */
 export async function markMissing(
   context: StoreContext,
@@ -23,93 +24,116 @@ export async function markMissing(
   const children = input.enqueueChildren ?? [];
   for (const child of children) context.table(child);
   return context.dialect.db.transaction().execute(async (trx) => {
-    const { deleted, live } = await markMissingIn(context, trx, { ...input, table, scope, children });
-    if (input.dryRun) return { deleted, live };
-    return { ...(await finishDelete(context, trx, deleted, input)), live };
+    await context.dialect.loadIdSet(trx, input.seenIds);
+    const missing: DeleteTarget = { table, scope, match: inIdSet(table, 'id', { negate: true }) };
+    const live = await countOf(trx, { table, scope });
+    const wouldDelete = await countOf(trx, missing);
+    const listedNew = input.listedNew ?? 0;
+    const balance = {
+      scope: scope ?? '',
+      before: live - listedNew,
+      after: live - wouldDelete,
+      missing: wouldDelete,
+    };
+    const held = await judge(trx, input, [balance], undefined);
+    if (input.dryRun)
+      return { deleted: held.length ? 0 : wouldDelete, held: held.length ? wouldDelete : 0, live };
+    if (held.length > 0) return { ...(await finishDelete(context, trx, 0, input)), held: wouldDelete, live };
+    if (children.length > 0) await enqueueWhere(trx, children, table, targetWhere(missing), input.now);
+    const deleted = await setDeleted(trx, missing, input.reason, input.now);
+    return { ...(await finishDelete(context, trx, deleted, input)), held: 0, live };
   });
 }
 
-export interface MissingPass
-  extends Pick<
-    MarkMissingInput,
-    'seenIds' | 'reason' | 'now' | 'maxDeleteShare' | 'minGuardedDeletes' | 'dryRun'
-  > {
-  readonly table: StreamTable;
-  readonly scope: string | null;
-  readonly children: readonly string[];
-}
-
-/** The body of `markMissing`, inside the caller's transaction: guard, queue children, mark. */
-export async function markMissingIn(
-  context: StoreContext,
-  trx: Transaction<StoreDatabase>,
-  pass: MissingPass,
-): Promise<{ deleted: number; live: number }> {
-  const { table, scope } = pass;
-  await context.dialect.loadIdSet(trx, pass.seenIds);
-  const missing: DeleteTarget = { table, scope, match: inIdSet(table, 'id', { negate: true }) };
-  const live = await countOf(trx, { table, scope });
-  const wouldDelete = await countOf(trx, missing);
-  guardShare(pass, table, scope, wouldDelete, live);
-  if (pass.dryRun) return { deleted: wouldDelete, live };
-  if (pass.children.length > 0) await enqueueWhere(trx, pass.children, table, targetWhere(missing), pass.now);
-  return { deleted: await setDeleted(trx, missing, pass.reason, pass.now), live };
-}
-
 export interface ScopesMissingPass
-  extends Pick<MarkMissingInput, 'now' | 'maxDeleteShare' | 'minGuardedDeletes' | 'dryRun'> {
+  extends Pick<MarkMissingInput, 'stream' | 'now' | 'guard' | 'dryRun' | 'runId'>,
+    Pick<ReplaceScopesInput, 'earlier'> {
   readonly table: StreamTable;
-  /** The scopes whose complete lists were seen (at least one). */
-  readonly scopes: readonly string[];
+  /** The scopes whose complete lists were seen (at least one), with how many records each listed. */
+  readonly listed: ReadonlyMap<string, number>;
   /** (scope, id) of every record seen. */
   readonly seen: Iterable<IdSetEntry>;
 }
 
 /**
- * `markMissingIn` for many scopes of a child stream at once, as `snapshot_missing`: the counts of
- * every scope come from one grouped query and the guard holds per scope; the update runs only
- * when something is missing (the common refresh changes nothing).
+ * `markMissing` for many scopes of a child stream at once, as `snapshot_missing`, inside the
+ * caller's transaction and before the caller's upsert: the counts of every scope come from one
+ * grouped query, the guard judges the batch, and the update runs only when something is missing
+ * and not held (the common refresh changes nothing).
  */
 export async function markMissingInScopes(
   context: StoreContext,
   trx: Transaction<StoreDatabase>,
   pass: ScopesMissingPass,
-): Promise<number> {
+): Promise<{ deleted: number; held: number; scopes: ScopeTally; apply: () => Promise<number> }> {
   const { table } = pass;
   await context.dialect.loadIdSet(trx, pass.seen);
+  const scopes = [...pass.listed.keys()];
   const missing: DeleteTarget = {
     table,
-    scope: pass.scopes,
+    scope: scopes,
     match: inIdSet(table, 'id', { negate: true, scoped: true }),
   };
-  let wouldDelete = 0;
-  for (const counts of await countsByScope(trx, missing)) {
-    guardShare(pass, table, counts.scope, counts.missing, counts.live);
-    wouldDelete += counts.missing;
-  }
-  if (pass.dryRun || wouldDelete === 0) return wouldDelete;
-  return setDeleted(trx, missing, 'snapshot_missing', pass.now);
+  const counts = await countsByScope(trx, missing);
+  const balances = scopes.map((scope) => {
+    const count = counts.get(scope) ?? { live: 0, missing: 0 };
+    return { scope, before: count.live, after: pass.listed.get(scope)!, missing: count.missing };
+  });
+  const held = new Set(
+    (await judge(trx, pass, balances, pass.earlier ?? noScopes)).map((balance) => balance.scope),
+  );
+  const applied = balances.filter((balance) => !held.has(balance.scope) && balance.missing > 0);
+  const heldRows = balances
+    .filter((balance) => held.has(balance.scope))
+    .reduce((sum, b) => sum + b.missing, 0);
+  const deleted = applied.reduce((sum, balance) => sum + balance.missing, 0);
+  const apply = async () =>
+    pass.dryRun || deleted === 0
+      ? deleted
+      : setDeleted(trx, { ...missing, scope: applied.map((b) => b.scope) }, 'snapshot_missing', pass.now);
+  return { deleted, held: heldRows, scopes: tallyOf(balances), apply };
 }
 
-/** Stops a pass that would delete an implausible share of a scope (invariant 4). */
-function guardShare(
-  pass: Pick<MarkMissingInput, 'maxDeleteShare' | 'minGuardedDeletes'>,
-  table: StreamTable,
-  scope: string | null,
-  wouldDelete: number,
-  live: number,
-): void {
-  const share = live === 0 ? 0 : wouldDelete / live;
-  if (share > (pass.maxDeleteShare ?? 0.5) && wouldDelete > (pass.minGuardedDeletes ?? 10)) {
-    throw new MassDeleteError(table.name, scope ?? undefined, wouldDelete, live, share);
+/**
+ * The held scopes of a pass (approved ones apply), recorded in `held_deletes`; scopes the pass
+ * settles are cleared from it. Nothing is written in a dry run.
+ */
+async function judge(
+  trx: Kysely<StoreDatabase>,
+  pass: Pick<MarkMissingInput, 'stream' | 'guard' | 'dryRun' | 'runId' | 'now'> & {
+    reason?: MarkMissingInput['reason'];
+  },
+  balances: readonly ScopeBalance[],
+  earlier: ScopeTally | undefined,
+): Promise<ScopeBalance[]> {
+  const stream = pass.stream;
+  const { approved, held: heldBefore } = await approvedScopes(trx, stream);
+  const held = heldScopes(balances, pass.guard ?? {}, earlier).filter(
+    (balance) => !approved.has(balance.scope),
+  );
+  if (pass.dryRun) return held;
+  const heldNow = new Set(held.map((balance) => balance.scope));
+  const settled = balances
+    .map((b) => b.scope)
+    .filter((scope) => heldBefore.has(scope) && !heldNow.has(scope));
+  await clearHeld(trx, stream, settled);
+  if (held.length > 0) {
+    await holdDeletes(trx, {
+      stream,
+      reason: pass.reason ?? 'snapshot_missing',
+      runId: pass.runId ?? null,
+      now: pass.now,
+      balances: held,
+    });
   }
+  return held;
 }
 
 /** Live rows and rows matching the target's condition, per scope of the target. */
 async function countsByScope(
   trx: Kysely<StoreDatabase>,
   target: DeleteTarget,
-): Promise<Array<{ scope: string; live: number; missing: number }>> {
+): Promise<Map<string, { live: number; missing: number }>> {
   const column = `${target.table.name}.${target.table.scopeColumn!}`;
   const rows = await streamDb(trx)
     .selectFrom(target.table.name)
@@ -121,7 +145,7 @@ async function countsByScope(
     ])
     .groupBy(sql.ref(column))
     .execute();
-  return rows.map((row) => ({ scope: row.scope, live: Number(row.live), missing: Number(row.missing) }));
+  return new Map(rows.map((row) => [row.scope, { live: Number(row.live), missing: Number(row.missing) }]));
 }
 
 async function countOf(trx: Kysely<StoreDatabase>, target: DeleteTarget): Promise<number> {

@@ -5,21 +5,24 @@ import {
   ackParents,
   advanceRefreshAll,
   enqueueAllParents,
+  leaveParents,
   pendingChildWork,
   pendingParents,
   refreshAllPending,
 } from './child-queue.js';
+import { describeColumns } from './columns/describe-columns.js';
 import { StoreConnectionError } from './errors.js';
+import { approveDeletes, listHeldDeletes } from './held-deletes.js';
 import { markDeleted, markDeletedByScope } from './mark-deleted.js';
 import { markMissing } from './mark-missing.js';
 import { migrateStore } from './migrations/migrate-store.js';
+import { openPartitionRun } from './partition-run.js';
 import { openPostgresDialect } from './postgres/postgres-dialect.js';
 import { countRows, liveIds, liveKeys, liveRecords, readRows } from './read-rows.js';
-import { insertRejects } from './rejected-records.js';
 import { replaceScopes } from './replace-scopes.js';
 import { openSqliteDialect } from './sqlite/sqlite-dialect.js';
-import type { Store } from './store.js';
-import { createStoreContext, scopeValue } from './store-context.js';
+import type { Store, StoreVerbs } from './store.js';
+import { createStoreContext } from './store-context.js';
 import type { StoreDialect } from './store-dialect.js';
 import { type StoreRetryOptions, withStoreRetry } from './store-retry.js';
 import { parseStoreUrl, redactStoreUrl, type StoreLocation } from './store-url.js';
@@ -37,6 +40,8 @@ export interface OpenStoreOptions {
   readonly poolSize?: number;
   /** The stream catalogue the tables come from. @default config/streams.ts */
   readonly catalogue?: Catalogue;
+  /** The records' sequence field (TMS_SEQUENCE_FIELD): it fills `sequence`, so it gets no typed column. @default 'sequence' */
+  readonly sequenceField?: string;
   readonly logger?: Logger;
 }
 
@@ -45,8 +50,16 @@ export interface OpenStoreOptions {
  * told otherwise, migrates it to the catalogue. Errors name STORE_URL and never show a password.
  */
 export async function openStore(url: string | undefined, options: OpenStoreOptions = {}): Promise<Store> {
+  return openStoreVerbs(url, options);
+}
+
+/** `openStore` with the SQL verbs under the store (for the store's own tests and tools). */
+export async function openStoreVerbs(
+  url: string | undefined,
+  options: OpenStoreOptions = {},
+): Promise<StoreVerbs> {
   const location = parseStoreUrl(url);
-  const tables = streamTables(options.catalogue ?? streams);
+  const tables = streamTables(options.catalogue ?? streams, options.sequenceField);
   const dialect = openDialect(location, options);
   const store = createStore(dialect, tables, { logger: options.logger });
   try {
@@ -64,6 +77,9 @@ export async function openStore(url: string | undefined, options: OpenStoreOptio
       await store.close();
       throw error;
     });
+  } else {
+    // A store not migrated yet has no columns to read; a write that finds them moved reads them again.
+    await store.loadColumns().catch(() => undefined);
   }
   return store;
 }
@@ -95,19 +111,24 @@ export function createStore(
   dialect: StoreDialect,
   tables: ReadonlyMap<string, StreamTable>,
   retry: StoreRetryOptions = {},
-): Store {
+): StoreVerbs {
   const context = createStoreContext(dialect, tables);
   const { db, types } = dialect;
   const retried =
     <A extends unknown[], R>(verb: string, run: (...args: A) => Promise<R>) =>
     (...args: A) =>
       withStoreRetry(verb, () => run(...args), retry);
-  return {
+  const verbs: Omit<StoreVerbs, 'openRun'> = {
     dialect: dialect.name,
-    migrate: retried('migrate', () => migrateStore(dialect, tables.values())),
-    ping: async () => {
+    migrate: retried('migrate', async () => {
+      const summary = await migrateStore(dialect, [...tables.values()]);
+      await context.schemas.load();
+      return summary;
+    }),
+    // Retried like every verb: a connection dropped at start-up is a blip, not a dead store.
+    ping: retried('ping', async () => {
       await sql`select 1`.execute(db);
-    },
+    }),
     // The page verbs retry their transaction only, not the wait for the page before them.
     writePage: (input) => writePage(context, input, (run) => withStoreRetry('writePage', run, retry)),
     previewPage: (input) => previewPage(context, input, (run) => withStoreRetry('previewPage', run, retry)),
@@ -122,11 +143,10 @@ export function createStore(
     finishRun: retried('finishRun', (runId, input) => finishRun(db, runId, input)),
     listRuns: retried('listRuns', (filter) => listRuns(db, filter)),
     lastRuns: retried('lastRuns', () => lastRuns(db)),
-    insertRejected: retried('insertRejected', async (input) => {
-      const scope = scopeValue(context.table(input.stream), input.scope);
-      const now = input.now ?? new Date();
-      await insertRejects(db, { runId: input.runId, stream: input.stream, scope, records: [input], now });
-    }),
+    loadColumns: retried('loadColumns', () => context.schemas.load()),
+    describeColumns: retried('describeColumns', (stream) => describeColumns(context, stream)),
+    heldDeletes: retried('heldDeletes', (stream) => listHeldDeletes(db, stream)),
+    approveDeletes: retried('approveDeletes', (input) => approveDeletes(context, input)),
     enqueueAllParents: retried('enqueueAllParents', (child, parent) =>
       enqueueAllParents(context, child, parent),
     ),
@@ -139,6 +159,7 @@ export function createStore(
     ),
     pendingParents: retried('pendingParents', (child, options) => pendingParents(context, child, options)),
     ackParents: retried('ackParents', (child, parentIds) => ackParents(context, child, parentIds)),
+    leaveParents: retried('leaveParents', (child, parents) => leaveParents(context, child, parents)),
     countRows: retried('countRows', (stream, filter) => countRows(context, stream, filter)),
     liveKeys: retried('liveKeys', (stream, ids) => liveKeys(context, stream, ids)),
     readRows: retried('readRows', (stream, filter) => readRows(context, stream, filter)),
@@ -146,4 +167,9 @@ export function createStore(
     liveRecords: (stream, options) => liveRecords(context, stream, options),
     close: () => db.destroy(),
   };
+  const store: StoreVerbs = {
+    ...verbs,
+    openRun: (input) => openPartitionRun(store, context.table(input.stream), input),
+  };
+  return store;
 }

@@ -1,67 +1,104 @@
+import { noScopes } from './delete-guard.js';
+import { SchemaMovedError } from './errors.js';
 import { markMissingInScopes } from './mark-missing.js';
-import { insertRejects, type RejectBatch } from './rejected-records.js';
+import { prepareRows } from './prepare-rows.js';
 import type { ReplaceScopesInput, ReplaceScopesResult } from './store.js';
 import { type StoreContext, scopeValue } from './store-context.js';
-import type { IdSetEntry, ScopeRows } from './store-dialect.js';
+import type { IdSetEntry } from './store-dialect.js';
 
-/** Thrown inside a dry run's transaction to roll it back with the counts in hand. */
-class DryRunRollback extends Error {
-  constructor(readonly result: ReplaceScopesResult) {
-    super('dry run rolled back');
+/** Thrown inside the transaction to roll it back with the outcome in hand. */
+class Rollback extends Error {
+  constructor(readonly result: ReplaceScopesResult | 'schema') {
+    super('replaceScopes rolled back');
   }
 }
 
+const schemaAttempts = 5;
+const nothing = {
+  inserted: 0,
+  updated: 0,
+  unchanged: 0,
+  staleSkipped: 0,
+  drift: 0,
+  deleted: 0,
+  held: 0,
+  scopes: noScopes,
+};
+
 /**
  * Replaces the rows of many scopes (the children of a batch of parents) in ONE transaction of a
- * fixed number of statements, whatever the batch size: one upsert of every scope's records, the
- * rejects, one (scope, id) set of what was seen, one grouped count for the mass-delete guard per
- * scope, and one update marking the unseen live rows `snapshot_missing`. Statements per parent
- * were what bounded child streams on PostgreSQL.
+ * fixed number of statements, whatever the batch size: new typed columns if the records bring
+ * new fields, one (scope, id) set of what was seen, one grouped count that the guard judges
+ * (delete-guard.ts: a replaced list is no mass delete, emptied scopes in numbers are), one upsert
+ * of every scope's records, and one update marking the unseen live rows `snapshot_missing`.
  */
 export async function replaceScopes(
   context: StoreContext,
   input: ReplaceScopesInput,
 ): Promise<ReplaceScopesResult> {
+  if (input.scopes.length === 0) return nothing;
   const table = context.table(input.stream);
-  const mapper = context.mapper(table);
-  const groups: ScopeRows[] = [];
-  const rejectBatches: RejectBatch[] = [];
-  // A record that failed validation still exists upstream: its key counts as seen.
-  const seen: IdSetEntry[] = [];
-  for (const part of input.scopes) {
-    const scope = scopeValue(table, part.scope) as string;
-    const { rows, rejected } = mapper(part.records, input.sequenceOf);
-    const rejects = [...(part.rejected ?? []), ...rejected];
-    groups.push({ scope, rows });
-    for (const row of rows) seen.push([scope, row.id]);
-    for (const reject of rejects) if (reject.key !== null) seen.push([scope, reject.key]);
-    if (rejects.length > 0)
-      rejectBatches.push({ runId: input.runId, stream: table.name, scope, records: rejects, now: input.now });
+  const parts = input.scopes.map((part) => ({ scope: scopeValue(table, part.scope), records: part.records }));
+  for (let attempt = 1; attempt <= schemaAttempts; attempt++) {
+    const result = await attemptReplace(context, input, parts);
+    if (result !== 'schema') return result;
+    await context.schemas.reload(input.stream);
   }
-  if (groups.length === 0)
-    return { inserted: 0, updated: 0, unchanged: 0, staleSkipped: 0, rejected: 0, deleted: 0 };
-  const now = input.now.toISOString();
-  const upsert = context.upsert(table)({ groups, syncedAt: now, deletedAt: null, deletedReason: null });
+  throw new SchemaMovedError(input.stream, schemaAttempts);
+}
+
+async function attemptReplace(
+  context: StoreContext,
+  input: ReplaceScopesInput,
+  parts: ReadonlyArray<{ scope: string | null; records: ReplaceScopesInput['scopes'][number]['records'] }>,
+): Promise<ReplaceScopesResult | 'schema'> {
+  const prepared = prepareRows(context, input.stream, parts, input.now);
+  const listed = new Map<string, number>();
+  const seen: IdSetEntry[] = [];
+  for (const group of prepared.groups) {
+    listed.set(group.scope!, group.rows.length);
+    for (const row of group.rows) seen.push([group.scope!, row.id]);
+  }
+  const upsert = context.upsert(prepared.table)({
+    groups: prepared.groups,
+    syncedAt: input.now.toISOString(),
+    deletedAt: null,
+    deletedReason: null,
+  });
+  let outcome: ReplaceScopesResult | 'schema';
   try {
-    return await context.dialect.db.transaction().execute(async (trx) => {
-      const counts = await upsert(trx);
-      for (const batch of rejectBatches) await insertRejects(trx, batch);
-      const deleted = await markMissingInScopes(context, trx, {
-        table,
-        scopes: groups.map((group) => group.scope as string),
+    await prepared.ready();
+    outcome = await context.dialect.db.transaction().execute(async (trx) => {
+      if (prepared.growth) {
+        if ((await trx.executeQuery(prepared.growth.claim)).rows.length === 0) throw new Rollback('schema');
+        for (const statement of prepared.growth.statements) await trx.executeQuery(statement);
+      }
+      const missing = await markMissingInScopes(context, trx, {
+        ...input,
+        table: prepared.table,
+        listed,
         seen,
-        now: input.now,
-        maxDeleteShare: input.maxDeleteShare,
-        minGuardedDeletes: input.minGuardedDeletes,
-        dryRun: input.dryRun,
       });
-      const rejected = rejectBatches.reduce((sum, batch) => sum + batch.records.length, 0);
-      const result: ReplaceScopesResult = { ...counts, rejected, deleted };
-      if (input.dryRun) throw new DryRunRollback(result);
+      const counts = await upsert(trx);
+      for (const statement of prepared.statements) await trx.executeQuery(statement);
+      if (prepared.check && (await trx.executeQuery(prepared.check)).rows.length === 0)
+        throw new Rollback('schema');
+      const deleted = await missing.apply();
+      const result = {
+        ...counts,
+        drift: prepared.drift,
+        deleted,
+        held: missing.held,
+        scopes: missing.scopes,
+      };
+      if (input.dryRun) throw new Rollback(result);
       return result;
     });
   } catch (error) {
-    if (error instanceof DryRunRollback) return error.result;
+    await prepared.settle(false);
+    if (error instanceof Rollback) return error.result;
     throw error;
   }
+  await prepared.settle(true);
+  return outcome;
 }

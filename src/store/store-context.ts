@@ -1,17 +1,21 @@
 import type { Kysely } from 'kysely';
+import { createSchemaRegistry, type SchemaRegistry } from './columns/schema-registry.js';
 import type { StoreDatabase, StreamTables } from './database.js';
 import { StreamUsageError } from './errors.js';
 import { createRowMapper, type RowMapper } from './row-mapping.js';
 import type { PageUpsert, StoreDialect } from './store-dialect.js';
 import type { StreamTable } from './stream-tables.js';
 
-/** What every verb needs: the dialect, the stream tables, and per-stream parts built once. */
+/** What every verb needs: the dialect, the stream tables, and per-table parts built once. */
 export interface StoreContext {
   readonly dialect: StoreDialect;
-  /** The stream's table; throws `StreamUsageError` for a stream the catalogue does not have. */
+  /** The typed columns of every stream table, as the store holds them. */
+  readonly schemas: SchemaRegistry;
+  /** The stream's table at its latest columns; throws `StreamUsageError` for a stream the catalogue does not have. */
   table(stream: string): StreamTable;
+  /** Built once per table version. */
   mapper(table: StreamTable): RowMapper;
-  /** Built on first use, after migrations created the table. */
+  /** Built once per table version, after migrations created the table. */
   upsert(table: StreamTable): PageUpsert;
 }
 
@@ -19,17 +23,18 @@ export function createStoreContext(
   dialect: StoreDialect,
   tables: ReadonlyMap<string, StreamTable>,
 ): StoreContext {
-  const mappers = new Map<string, RowMapper>();
-  const upserts = new Map<string, PageUpsert>();
+  const mappers = new WeakMap<StreamTable, RowMapper>();
+  const upserts = new WeakMap<StreamTable, PageUpsert>();
+  const schemas = createSchemaRegistry(dialect.db, tables);
   return {
     dialect,
+    schemas,
     table(stream) {
-      const table = tables.get(stream);
-      if (!table) throw new StreamUsageError(stream, 'not a stream of the catalogue');
-      return table;
+      if (!tables.has(stream)) throw new StreamUsageError(stream, 'not a stream of the catalogue');
+      return schemas.table(stream);
     },
-    mapper: (table) => cached(mappers, table.name, () => createRowMapper(table)),
-    upsert: (table) => cached(upserts, table.name, () => dialect.createPageUpsert(table)),
+    mapper: (table) => cached(mappers, table, () => createRowMapper(table)),
+    upsert: (table) => cached(upserts, table, () => dialect.createPageUpsert(table)),
   };
 }
 
@@ -53,7 +58,7 @@ export function streamDb(db: Kysely<StoreDatabase>): Kysely<StreamTables> {
   return db as unknown as Kysely<StreamTables>;
 }
 
-function cached<T>(cache: Map<string, T>, key: string, create: () => T): T {
+function cached<T>(cache: WeakMap<StreamTable, T>, key: StreamTable, create: () => T): T {
   let value = cache.get(key);
   if (value === undefined) {
     value = create();

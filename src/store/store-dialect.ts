@@ -1,11 +1,11 @@
 import type { ColumnDefinitionBuilder, CompiledQuery, CreateTableBuilder, Kysely, Transaction } from 'kysely';
 import type { ColumnType } from '../../config/stream-definition.js';
-import type { ColumnValue } from './column-values.js';
+import type { ColumnValue } from './columns/column-values.js';
 import type { StoreDatabase } from './database.js';
 import type { MappedRow } from './row-mapping.js';
 import type { StreamTable } from './stream-tables.js';
 
-/** Why a row is marked deleted (PRODUCT.md section 5). */
+/** Why a row is marked deleted (docs/store.md). */
 export type DeleteReason = 'upstream' | 'snapshot_missing' | 'reconcile_missing' | 'parent_deleted';
 
 /** Rows of one scope (null for unscoped tables), mapped and deduplicated by key. */
@@ -41,7 +41,7 @@ export interface UpsertCounts {
  */
 export type PageUpsert = (page: PageUpsertInput) => PreparedUpsert;
 
-/** A prepared upsert, run inside the caller's transaction; a dialect may carry more on it for its `runPage`. */
+/** A prepared upsert, run inside the caller's transaction; a dialect may carry more on it for its `commitPageWork`. */
 export type PreparedUpsert = (trx: Transaction<StoreDatabase>) => Promise<UpsertCounts>;
 
 /** A column type as Kysely's schema builder takes it. */
@@ -54,19 +54,28 @@ export type EnqueueParentsQueries = (
   queuedAt: string,
 ) => CompiledQuery[];
 
-/** One page's transaction, as the dialect runs it: the upsert, then the statements in order. */
+/** One page's transaction, as the dialect runs it, in this order (write-page.ts). */
 export interface PageWork {
+  /** New columns first: the claim must answer a row (else refused `schema`), then the DDL. */
+  readonly growth?:
+    | { readonly claim: CompiledQuery; readonly statements: readonly CompiledQuery[] }
+    | undefined;
   readonly upsert: PreparedUpsert;
   readonly statements: readonly CompiledQuery[];
-  /** The state's compare-and-set: when it returns no row, the whole transaction is rolled back. */
+  /** Must answer a row: the table is still at the columns the rows were mapped with (else `schema`). */
+  readonly check?: CompiledQuery | undefined;
+  /** The state's compare-and-set: when it answers no row, everything is rolled back (`state`). */
   readonly transition?: CompiledQuery | undefined;
   /** Roll back even when everything succeeded (a dry run's preview). */
   readonly rollback: boolean;
 }
 
+/** Why a page's transaction was rolled back without an error: the state or the table's columns moved. */
+export type Refusal = 'state' | 'schema';
+
 export type PageWorkResult =
   | { readonly refused: false; readonly counts: UpsertCounts; readonly transitionRow: unknown }
-  | { readonly refused: true };
+  | { readonly refused: Refusal };
 
 /** How each database spells the store's column types. */
 export interface SqlTypes {
@@ -111,7 +120,7 @@ export interface StoreDialect {
   createPageUpsert(table: StreamTable): PageUpsert;
   enqueueParentsQueries: EnqueueParentsQueries;
   /** Runs a page's transaction (write-page.ts); the SQLite dialect runs it whole on its thread. */
-  runPage(work: PageWork): Promise<PageWorkResult>;
+  commitPageWork(work: PageWork): Promise<PageWorkResult>;
   /** Fills `idSetTable` with the entries (any number: a million is fine), replacing its content. */
   loadIdSet(trx: Transaction<StoreDatabase>, entries: Iterable<IdSetEntry>): Promise<void>;
 }

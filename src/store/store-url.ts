@@ -10,7 +10,7 @@ const expected =
 
 /**
  * Parses STORE_URL. Errors name the setting and show the value with any password blanked, as
- * the value may hold a secret (PRODUCT.md section 3).
+ * the value may hold a secret (README.md, Configuration).
  */
 export function parseStoreUrl(value: string | undefined): StoreLocation {
   const text = value?.trim() ?? '';

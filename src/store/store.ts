@@ -1,10 +1,27 @@
+import type { JsonObject } from '../../schemas/json-object.js';
+import type { LeftParent } from './child-queue.js';
+import type { ColumnReport } from './columns/describe-columns.js';
+import type { DeleteGuard, ScopeTally } from './delete-guard.js';
+import type { HeldDelete } from './held-deletes.js';
 import type { MigrationSummary } from './migrations/migrate-store.js';
-import type { SequenceOf } from './row-mapping.js';
+import type { OpenRunInput, PartitionRun } from './partition-run.js';
 import type { DeleteReason, UpsertCounts } from './store-dialect.js';
 
+export type { ChildWork, ParentBatch } from './child-work.js';
+export type { ColumnReport } from './columns/describe-columns.js';
+export type { DeleteGuard } from './delete-guard.js';
+export type { HeldDelete } from './held-deletes.js';
 export type { MigrationSummary } from './migrations/migrate-store.js';
-export type { SequenceOf } from './row-mapping.js';
+export type { OpenRunInput, PageCommit, PageState, PartitionRun, RunTally } from './partition-run.js';
 export type { DeleteReason, UpsertCounts } from './store-dialect.js';
+
+/** A record ready to store: its key (the `id` column), its sequence if it has one, and the record as received. */
+export interface StoreRecord {
+  readonly key: string;
+  /** Null when the record carries none: the last write wins. */
+  readonly sequence: number | null;
+  readonly data: JsonObject;
+}
 
 /** The committed sync state of one stream partition (`sync_state`); `version` 0 = never written. */
 export interface SyncState {
@@ -40,21 +57,11 @@ export interface StateTransition {
   readonly strategyState?: unknown;
 }
 
-/** A record that failed validation, kept with its reason. */
-export interface RejectedRecord {
-  readonly key: string | null;
-  readonly reason: string;
-  /** The record as received; stored as JSON text. */
-  readonly data: unknown;
-}
-
 export interface WritePageInput {
   readonly stream: string;
   /** The scope value (operator id, parent id); required exactly for scoped streams. */
   readonly scope?: string;
-  readonly records: readonly unknown[];
-  /** Reads a record's sequence; without it sequences are null (last write wins). */
-  readonly sequenceOf?: SequenceOf;
+  readonly records: readonly StoreRecord[];
   readonly now: Date;
   readonly runId: number | null;
   /** The records come from a `status=deleted` listing: stored with `deleted_at` and reason `upstream`. */
@@ -63,8 +70,6 @@ export interface WritePageInput {
   readonly enqueueChildren?: readonly string[];
   /** Child streams that must refresh every live parent (the end of a full cycle): one mark each. */
   readonly refreshAllChildren?: readonly string[];
-  /** Records the caller rejected; inserted in the same transaction (they vanish with a failed page). */
-  readonly rejected?: readonly RejectedRecord[];
   readonly state?: StateTransition;
   /**
    * The page's transaction begins once this settles, and not at all if it rejects: the write of
@@ -74,8 +79,8 @@ export interface WritePageInput {
 }
 
 export interface PageResult extends UpsertCounts {
-  /** Rejects written: the caller's plus records without a usable key or sequence. */
-  readonly rejected: number;
+  /** Values that did not fit their typed column (stored as NULL there, whole in `data`). */
+  readonly drift: number;
   /** The state as committed by the page's transition. */
   readonly state?: SyncState;
 }
@@ -97,10 +102,12 @@ export interface MarkMissingInput extends DeleteInputBase {
   /** Every id seen in the complete pass; live rows of the scope not in it are marked deleted. */
   readonly seenIds: Iterable<string>;
   readonly reason: 'snapshot_missing' | 'reconcile_missing';
-  /** Stop (`MassDeleteError`) when more than this share of the scope's live rows would go. @default 0.5 */
-  readonly maxDeleteShare?: number;
-  /** The guard ignores passes that delete this many rows or fewer, so tiny scopes are not blocked. @default 10 */
-  readonly minGuardedDeletes?: number;
+  /** Rows the pass inserted (they count on the scope's balance, delete-guard.ts). @default 0 */
+  readonly listedNew?: number;
+  /** The mass-delete guard's thresholds. @default defaultDeleteGuard */
+  readonly guard?: DeleteGuard;
+  /** Recorded with a held pass. @default null */
+  readonly runId?: number | null;
   /** Compute and guard, write nothing. @default false */
   readonly dryRun?: boolean;
   /** Child streams whose children of the rows marked missing must be marked too: the ids join the child queue. */
@@ -112,40 +119,47 @@ export interface MarkDeletedByScopeInput extends DeleteInputBase {
   readonly scopeValues: Iterable<string>;
   /** @default 'parent_deleted' */
   readonly reason?: DeleteReason;
+  /** Count what would be marked, in a transaction rolled back. @default false */
+  readonly dryRun?: boolean;
 }
 
 /** A child stream's waiting work: parents queued, and a pending refresh of every live parent. */
-export interface ChildWork {
+export interface PendingChildWork {
   readonly stream: string;
   readonly queuedParents: number;
+  /** Queued parents a run could not fetch the children of (left with their error). */
+  readonly leftParents: number;
+  /** One of them and its error, e.g. `parent 42: HttpStatusError ...`; null when none. */
+  readonly lastError: string | null;
   readonly everyParent: boolean;
 }
 
 /** One scope's complete current list, for `replaceScopes`. */
 export interface ScopeReplacement {
   readonly scope: string;
-  readonly records: readonly unknown[];
-  /** Records the caller rejected; their keys count as seen. */
-  readonly rejected?: readonly RejectedRecord[];
+  readonly records: readonly StoreRecord[];
 }
 
 export interface ReplaceScopesInput {
   readonly stream: string;
   readonly scopes: readonly ScopeReplacement[];
-  readonly sequenceOf?: SequenceOf;
   readonly now: Date;
   readonly runId: number | null;
-  /** Per scope, as in `markMissing`. @default 0.5 */
-  readonly maxDeleteShare?: number;
-  /** @default 10 */
-  readonly minGuardedDeletes?: number;
+  /** The mass-delete guard, judging the batch (delete-guard.ts). @default defaultDeleteGuard */
+  readonly guard?: DeleteGuard;
+  /** The scopes the run's earlier batches judged: the guard counts emptied scopes over the run. @default none */
+  readonly earlier?: ScopeTally;
   /** Compute the counts in a transaction that is rolled back. @default false */
   readonly dryRun?: boolean;
 }
 
 export interface ReplaceScopesResult extends UpsertCounts {
-  readonly rejected: number;
+  readonly drift: number;
   readonly deleted: number;
+  /** Rows the guard kept live (their scopes are in `held_deletes`). */
+  readonly held: number;
+  /** What this batch adds to the run's tally of judged scopes. */
+  readonly scopes: ScopeTally;
 }
 
 export interface DeleteResult {
@@ -157,6 +171,8 @@ export interface DeleteResult {
 export interface MarkMissingResult extends DeleteResult {
   /** Live rows of the scope before the pass. */
   readonly live: number;
+  /** Rows the guard kept live (the scope is in `held_deletes`). */
+  readonly held: number;
 }
 
 export type RunTrigger = 'schedule' | 'manual' | 'webhook' | 'cli';
@@ -176,7 +192,10 @@ export interface RunCounts {
   readonly inserted: number;
   readonly updated: number;
   readonly deleted: number;
-  readonly rejected: number;
+  /** Values that did not fit their typed column (NULL there, whole in `data`). */
+  readonly drift: number;
+  /** Rows the delete guard kept live (`held_deletes`). */
+  readonly held: number;
 }
 
 export interface FinishRunInput extends RunCounts {
@@ -195,14 +214,6 @@ export interface SyncRun extends RunCounts {
   readonly finishedAt: Date | null;
   readonly result: RunResult;
   readonly error: string | null;
-}
-
-export interface InsertRejectedInput extends RejectedRecord {
-  readonly runId: number | null;
-  readonly stream: string;
-  readonly scope?: string;
-  /** @default new Date() */
-  readonly now?: Date;
 }
 
 /** A stored stream row, decoded the same way on both dialects (for tests, `compare`, BI checks). */
@@ -235,41 +246,69 @@ export interface LiveBatchOptions {
 }
 
 /**
- * The store's verbs, the same on SQLite and PostgreSQL. Every write is one transaction that may
- * carry a state transition, so state is never ahead of the data (invariant 1).
+ * The store as the engine, the worker and the CLI use it, the same on SQLite and PostgreSQL. A
+ * stream's rows and state are written only through a partition's run (`openRun`); the rest reads
+ * what `status`, `schema` and the checks show, or administers (reset, approve held deletes).
  */
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
+  /** Creates or upgrades the tables, then reads the typed columns. */
   migrate(): Promise<MigrationSummary>;
   /** Resolves when the database answers (for `/healthz`). */
   ping(): Promise<void>;
+  /** Begins one run of one stream partition (partition-run.ts): the only way to write a stream. */
+  openRun(input: OpenRunInput): Promise<PartitionRun>;
 
+  /** Every partition's committed state. */
+  listStates(): Promise<SyncState[]>;
+  /** Newest first. */
+  listRuns(filter?: { stream?: string; limit?: number }): Promise<SyncRun[]>;
+  /** The latest run of every stream partition. */
+  lastRuns(): Promise<SyncRun[]>;
+  /** Child streams with work waiting (for `status`). */
+  pendingChildWork(): Promise<PendingChildWork[]>;
+  /** Scopes whose deletes the guard holds back, of one stream or all. */
+  heldDeletes(stream?: string): Promise<HeldDelete[]>;
+  /** The typed columns of one stream table or all, with where they came from and their drift (`tms-sync schema`). */
+  describeColumns(stream?: string): Promise<ColumnReport[]>;
+  /** Every row matching the filter, decoded alike on both dialects (checks, `verify`; it loads all). */
+  readRows(stream: string, filter?: RowFilter): Promise<StoredRow[]>;
+  countRows(stream: string, filter?: RowFilter): Promise<number>;
+
+  /** Forgets watermark, checkpoint and strategy state of every partition (data stays); bumps versions. */
+  resetState(stream: string): Promise<number>;
+  /**
+   * Approves held deletes (`tms-sync approve-deletes`): the next pass of each scope applies them.
+   * Child scopes are queued for a refresh. Answers the scopes approved.
+   */
+  approveDeletes(input: { stream: string; scopes?: readonly string[]; now?: Date }): Promise<string[]>;
+  /** Reads the typed columns of every stream table again (another process may have added some). */
+  loadColumns(): Promise<void>;
+
+  close(): Promise<void>;
+}
+
+/**
+ * The store's SQL verbs under a `Store`, one per file (write-page.ts, mark-missing.ts, ...): what a
+ * partition's run is made of, and what the store's tests check one by one. Every write is one
+ * transaction that may carry a state transition, so state is never ahead of the data (invariant 1).
+ */
+export interface StoreVerbs extends Store {
   writePage(input: WritePageInput): Promise<PageResult>;
   /** The same counts as `writePage`, computed by running the page transaction and rolling it back. */
   previewPage(input: WritePageInput): Promise<PageResult>;
   markDeleted(input: MarkDeletedInput): Promise<DeleteResult>;
   markMissing(input: MarkMissingInput): Promise<MarkMissingResult>;
   markDeletedByScope(input: MarkDeletedByScopeInput): Promise<DeleteResult>;
-  /** Many scopes' complete lists in one transaction: upserts, rejects, and `snapshot_missing` marks per scope. */
+  /** Many scopes' complete lists in one transaction: upserts and `snapshot_missing` marks per scope. */
   replaceScopes(input: ReplaceScopesInput): Promise<ReplaceScopesResult>;
 
   readState(stream: string, partition?: string): Promise<SyncState>;
-  listStates(): Promise<SyncState[]>;
-  /** Forgets watermark, checkpoint and strategy state of every partition (data stays); bumps versions. */
-  resetState(stream: string): Promise<number>;
-
   startRun(input: StartRunInput): Promise<number>;
   finishRun(runId: number, input: FinishRunInput): Promise<void>;
-  /** Newest first. */
-  listRuns(filter?: { stream?: string; limit?: number }): Promise<SyncRun[]>;
-  /** The latest run of every stream partition. */
-  lastRuns(): Promise<SyncRun[]>;
-  insertRejected(input: InsertRejectedInput): Promise<void>;
 
   /** Queues every parent row, live or deleted, for the child stream (`--full`, `--reconcile`). */
   enqueueAllParents(child: string, parent: string): Promise<void>;
-  /** Child streams with work waiting (for `status`). */
-  pendingChildWork(): Promise<ChildWork[]>;
   /** The child stream's pending refresh of every live parent, and how far it got; `take` marks it worked on. */
   refreshAllPending(
     child: string,
@@ -281,11 +320,11 @@ export interface Store {
   pendingParents(child: string, options: { limit: number; after?: string | undefined }): Promise<string[]>;
   /** Done with these parents: dequeued, unless a parent page queued them again meanwhile. */
   ackParents(child: string, parentIds: readonly string[]): Promise<void>;
+  /** Parents whose children could not be fetched stay (or are) queued, with their error (child-queue.ts). */
+  leaveParents(child: string, parents: readonly LeftParent[]): Promise<void>;
 
-  countRows(stream: string, filter?: RowFilter): Promise<number>;
   /** Which of the ids are live rows of an unscoped stream. */
   liveKeys(stream: string, ids: readonly string[]): Promise<Set<string>>;
-  readRows(stream: string, filter?: RowFilter): Promise<StoredRow[]>;
   /** Ids of live rows in key order, in batches (keyset pages: safe to write while iterating). */
   liveIds(stream: string, options?: LiveBatchOptions): AsyncIterable<string[]>;
   /** Live rows' ids and records in key order, in batches (e.g. the tasks whose goods to fetch). */
@@ -293,6 +332,4 @@ export interface Store {
     stream: string,
     options?: LiveBatchOptions,
   ): AsyncIterable<Array<{ id: string; data: unknown }>>;
-
-  close(): Promise<void>;
 }

@@ -10,6 +10,8 @@ export function toStoredDate(value: unknown): Date | null {
 export function decodeColumn(type: ColumnType, value: unknown): unknown {
   if (value === null || value === undefined) return null;
   if (type === 'boolean') return value === true || value === 1;
+  // pg answers numeric as text (every digit); both dialects read it back as a number here.
+  if (type === 'number') return Number(value);
   if (type === 'timestamp') return toStoredDate(value)!.toISOString();
   return value;
 }

@@ -1,29 +1,46 @@
-import type { ColumnType, ScopeColumn, StreamDefinition } from '../../config/stream-definition.js';
+import type { ScopeColumn, StreamDefinition } from '../../config/stream-definition.js';
+import type { TypedColumn } from './columns/typed-column.js';
 import { CatalogueError } from './errors.js';
 
-/** A typed column of a stream table, copied out of the record at `path`. */
-export interface TypedColumn {
-  readonly name: string;
-  readonly type: ColumnType;
-  readonly path: string;
-}
+export type { TypedColumn } from './columns/typed-column.js';
 
-/** What the store needs of a stream definition: its table's shape and where the key is. */
+/**
+ * A stream table at one version of its typed columns. The fixed columns and the scope come from
+ * the catalogue; the typed columns are the catalogue's (spec) plus those inferred from the data,
+ * read from `stream_columns` (columns/schema-registry.ts).
+ */
 export interface StreamTable {
-  /** Table name = stream name (PRODUCT.md section 5). */
+  /** Table name = stream name (docs/store.md). */
   readonly name: string;
-  /** Dotted path of the record's key. */
-  readonly key: string;
   /** Part of the primary key with `id`; null for unscoped streams. */
   readonly scopeColumn: ScopeColumn | null;
   readonly columns: readonly TypedColumn[];
+  /** `stream_schemas.version` of these columns (0 before the store read them). */
+  readonly version: number;
+  /** Record fields with columns of their own (the key field, the sequence field): never inferred. */
+  readonly excluded: readonly (readonly string[])[];
+  /** The stream a child stream's scopes are parents of; null for other streams. */
+  readonly parent: string | null;
+  /** The child streams refreshed per changed record of this one. */
+  readonly children: readonly string[];
 }
 
 /** A stream catalogue: stream name -> definition (config/streams.ts is the default one). */
 export type Catalogue = Readonly<Record<string, StreamDefinition>>;
 
-const fixedColumns = new Set(['id', 'data', 'sequence', 'synced_at', 'deleted_at', 'deleted_reason']);
-const bookkeepingTables = new Set(['sync_state', 'sync_runs', 'rejected_records', 'kysely_migration']);
+/** Columns every stream table has; typed columns never take these names. */
+export const fixedColumns = ['id', 'data', 'sequence', 'synced_at', 'deleted_at', 'deleted_reason'] as const;
+const bookkeepingTables = new Set([
+  'sync_state',
+  'sync_runs',
+  'rejected_records',
+  'child_queue',
+  'child_refresh',
+  'stream_columns',
+  'stream_schemas',
+  'held_deletes',
+  'kysely_migration',
+]);
 const identifier = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** Which column scopes a stream's rows: the operator, the parent record, or none. */
@@ -34,24 +51,48 @@ export function scopeColumnOf(definition: StreamDefinition): ScopeColumn | null 
   return null;
 }
 
-/** Derives every stream table from the catalogue, checking names once so SQL can quote them safely. */
-export function streamTables(catalogue: Catalogue): ReadonlyMap<string, StreamTable> {
+/** Names a typed column of the table may not take. */
+export function reservedNames(table: Pick<StreamTable, 'scopeColumn'>): string[] {
+  return table.scopeColumn ? [...fixedColumns, table.scopeColumn] : [...fixedColumns];
+}
+
+/**
+ * Derives every stream table from the catalogue with its spec columns (version 0), checking names
+ * once so SQL can quote them safely. `sequenceField` is excluded from inference: it fills `sequence`.
+ */
+export function streamTables(
+  catalogue: Catalogue,
+  sequenceField = 'sequence',
+): ReadonlyMap<string, StreamTable> {
   const tables = new Map<string, StreamTable>();
   for (const [name, definition] of Object.entries(catalogue)) {
     checkIdentifier(name, `stream ${name}`);
     if (bookkeepingTables.has(name))
       throw new CatalogueError(`stream ${name} collides with a bookkeeping table`);
     const scopeColumn = scopeColumnOf(definition);
-    const columns = Object.entries(definition.columns).map(([column, { type, path }]) => {
+    const reserved = new Set(reservedNames({ scopeColumn }));
+    const columns = Object.entries(definition.columns).map(([column, { type, path }]): TypedColumn => {
       checkIdentifier(column, `column ${name}.${column}`);
-      if (fixedColumns.has(column) || column === scopeColumn) {
+      if (reserved.has(column))
         throw new CatalogueError(`column ${name}.${column} collides with a fixed column`);
-      }
-      return { name: column, type, path };
+      return { name: column, type, path: path.split('.'), origin: 'spec' };
     });
+    const keyPath = 'field' in definition.key ? [definition.key.field.split('.')] : [];
+    const parent = definition.strategy === 'child' ? definition.parent : null;
+    const children = Object.entries(catalogue)
+      .filter(([, other]) => other.strategy === 'child' && other.parent === name)
+      .map(([child]) => child);
     tables.set(
       name,
-      Object.freeze({ name, key: definition.key, scopeColumn, columns: Object.freeze(columns) }),
+      Object.freeze({
+        name,
+        scopeColumn,
+        columns,
+        version: 0,
+        excluded: [...keyPath, [sequenceField]],
+        parent,
+        children,
+      }),
     );
   }
   return tables;

@@ -39,7 +39,8 @@ export async function finishRun(
       inserted: input.inserted,
       updated: input.updated,
       deleted: input.deleted,
-      rejected: input.rejected,
+      drift: input.drift,
+      held_deletes: input.held,
     })
     .where('id', '=', runId)
     .execute();
@@ -87,7 +88,8 @@ function decodeRun(row: Selectable<SyncRunsTable>): SyncRun {
     inserted: row.inserted,
     updated: row.updated,
     deleted: row.deleted,
-    rejected: row.rejected,
+    drift: Number(row.drift),
+    held: Number(row.held_deletes),
     result: row.result as RunResult,
     error: row.error,
   };

@@ -1,36 +1,57 @@
-import type { StreamDefinition } from '../../config/stream-definition.js';
-import type { RejectedRecord as ClientReject } from '../client/index.js';
-import { compilePath } from '../store/column-values.js';
-import type { RejectedRecord } from '../store/store.js';
+import type { RecordKey, StreamDefinition } from '../../config/stream-definition.js';
+import type { JsonObject } from '../../schemas/json-object.js';
+import { jsonTypeOf } from '../../schemas/json-object.js';
+import type { StoreRecord } from '../store/store.js';
+import { RecordKeyError } from './sync-errors.js';
 
-/** Reads a stream's record key as the store does (text), or null when the record has none. */
-export function keyReader(definition: StreamDefinition): (record: unknown) => string | null {
-  const get = compilePath(definition.key);
+/** Where a list of records came from, for the error that names a record without a key. */
+export interface RecordOrigin {
+  readonly stream: string;
+  readonly partition: string;
+  /** `page 3`, `invoice 0000000042`, ... */
+  readonly where: string;
+  /** The identity of a single record (`fromRequest` keys): the operator, the order asked for. */
+  readonly requested?: string;
+}
+
+/**
+ * The records of one complete list or page, ready for the store: each with its key (text, as the
+ * `id` column holds it) and its sequence. A record the stream needs a key field for and that has
+ * none fails the whole list with RecordKeyError: nothing of it is stored (docs/records.md).
+ */
+export function keyedRecords(
+  definition: Pick<StreamDefinition, 'key'>,
+  records: readonly JsonObject[],
+  origin: RecordOrigin,
+  sequenceOf: (record: JsonObject) => number | null,
+): StoreRecord[] {
+  const keyOf = keyReader(definition.key);
+  return records.map((data, index) => {
+    const key = keyOf(data) ?? fallbackKey(definition.key, index, origin);
+    if (key === null) {
+      throw new RecordKeyError(origin, index + 1, records.length, missingKeyReason(definition.key, data));
+    }
+    return { key, sequence: sequenceOf(data), data };
+  });
+}
+
+/** Reads a key field as the store keeps it: a non-empty string, or a safe integer as text; else null. */
+export function keyReader(key: RecordKey): (record: unknown) => string | null {
+  if ('fromRequest' in key) return () => null;
+  const get = pathReader(key.field);
+  return (record) => keyText(get(record));
+}
+
+/** Reads the sequence field a deployment names (TMS_SEQUENCE_FIELD); a non-integer is none (last write wins). */
+export function sequenceReader(field: string): (record: JsonObject) => number | null {
   return (record) => {
-    const key = get(record);
-    if (typeof key === 'string' && key !== '') return key;
-    if (typeof key === 'number' && Number.isFinite(key)) return String(key);
+    const value = record[field];
+    if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : null;
+    if (typeof value === 'string' && /^\d{1,16}$/.test(value)) {
+      const number = Number(value);
+      return Number.isSafeInteger(number) ? number : null;
+    }
     return null;
-  };
-}
-
-/** Client rejects as the store keeps them: the key when one can be read, the validation issues as reason. */
-export function toStoreRejects(
-  rejected: readonly ClientReject[],
-  keyOf: (record: unknown) => string | null,
-): RejectedRecord[] {
-  return rejected.map(({ record, issues }) => ({
-    key: keyOf(record),
-    reason: issues.map((issue) => `${issue.path || '/'}: ${issue.message}`).join('; ') || 'invalid record',
-    data: record,
-  }));
-}
-
-/** Reads the sequence field a deployment names (TMS_SEQUENCE_FIELD); anything but a number is none. */
-export function sequenceReader(field: string): (record: unknown) => number | null {
-  return (record) => {
-    const value = (record as Record<string, unknown> | null)?.[field];
-    return typeof value === 'number' ? value : null;
   };
 }
 
@@ -41,8 +62,8 @@ export function valuesAtPath(path: string): (record: unknown) => string[] {
     if (Array.isArray(value)) {
       for (const item of value) walk(item, step, out);
     } else if (step === steps.length) {
-      if (typeof value === 'string' && value !== '') out.push(value);
-      else if (typeof value === 'number' && Number.isFinite(value)) out.push(String(value));
+      const text = keyText(value);
+      if (text !== null) out.push(text);
     } else if (value !== null && typeof value === 'object') {
       walk((value as Record<string, unknown>)[steps[step]!], step + 1, out);
     }
@@ -52,4 +73,40 @@ export function valuesAtPath(path: string): (record: unknown) => string[] {
     walk(record, 0, out);
     return out;
   };
+}
+
+function fallbackKey(key: RecordKey, index: number, origin: RecordOrigin): string | null {
+  if ('fromRequest' in key) return origin.requested ?? 'current';
+  return key.orPosition ? `#${index + 1}` : null;
+}
+
+function keyText(value: unknown): string | null {
+  if (typeof value === 'string') return value === '' ? null : value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+  return null;
+}
+
+function pathReader(path: string): (record: unknown) => unknown {
+  const steps = path.split('.');
+  return (record) => {
+    let value = record;
+    for (const step of steps) {
+      if (value === null || typeof value !== 'object') return undefined;
+      value = (value as Record<string, unknown>)[step];
+    }
+    return value;
+  };
+}
+
+function missingKeyReason(key: RecordKey, record: JsonObject): string {
+  const field = 'field' in key ? key.field : '(request)';
+  const fields = Object.keys(record).slice(0, 12).join(', ');
+  return `${describeKeyValue(field, pathReader(field)(record))} (its fields: ${fields || 'none'})`;
+}
+
+function describeKeyValue(field: string, value: unknown): string {
+  if (value === undefined) return `no '${field}'`;
+  if (value === '') return `'${field}' is an empty string`;
+  if (typeof value === 'number') return `'${field}' is ${value}, not a safe integer`;
+  return `'${field}' is ${jsonTypeOf(value)}`;
 }

@@ -1,17 +1,7 @@
-import type { RunTrigger } from '../store/store.js';
+import type { RunTally, RunTrigger } from '../store/store.js';
 
-/** Counts of one partition run, as it goes. */
-export interface RunTally {
-  pages: number;
-  records: number;
-  inserted: number;
-  updated: number;
-  unchanged: number;
-  deleted: number;
-  rejected: number;
-  /** The watermark the run committed (or, in a dry run, would commit). */
-  watermark: number | null;
-}
+export { emptyTally } from '../store/partition-run.js';
+export type { RunTally } from '../store/store.js';
 
 export interface RunProgress extends Readonly<RunTally> {
   readonly stream: string;
@@ -27,10 +17,10 @@ export interface RunOptions {
   readonly reconcile?: boolean;
   /** Compute what would change and commit nothing. @default false */
   readonly dryRun?: boolean;
+  /** Apply every delete the guard would hold back (`--approve-deletes`). @default false */
+  readonly approveDeletes?: boolean;
   /** Recorded in `sync_runs`. @default 'cli' */
   readonly trigger?: RunTrigger;
-  /** Only this partition of the stream (an operator id, `deleted`, ...). @default every partition */
-  readonly partition?: string;
   /** Stops the run between requests and pages; at most the uncommitted page is lost. */
   readonly signal?: AbortSignal;
   /** Called after every committed page. */
@@ -50,17 +40,4 @@ export interface PartitionSummary extends Readonly<RunTally> {
   readonly cause?: unknown;
   readonly durationMs: number;
   readonly dryRun: boolean;
-}
-
-export function emptyTally(): RunTally {
-  return {
-    pages: 0,
-    records: 0,
-    inserted: 0,
-    updated: 0,
-    unchanged: 0,
-    deleted: 0,
-    rejected: 0,
-    watermark: null,
-  };
 }

@@ -1,6 +1,30 @@
+import type { Settings } from '../../config/settings.js';
 import type { StreamDefinition } from '../../config/stream-definition.js';
-import type { EngineContext } from './engine-context.js';
-import type { PartitionJob } from './partition-job.js';
+import type { StreamName } from '../../config/streams.js';
+import type { TmsClient } from '../client/index.js';
+import type { Logger } from '../logger.js';
+import type { PartitionRun } from '../store/store.js';
+
+/**
+ * One partition to run, as a strategy gets it: the TMS client to fetch with, and the run to commit
+ * through (`PartitionRun`: it owns the state, the dry run, the child streams and the counts). A
+ * strategy fetches pages and says what to commit; it never sees the store.
+ */
+export interface PartitionContext<D extends StreamDefinition = StreamDefinition> {
+  readonly stream: StreamName;
+  readonly definition: D;
+  readonly partition: string;
+  readonly client: TmsClient;
+  readonly settings: Settings;
+  readonly logger: Logger;
+  /** The engine's clock; tests inject one. */
+  readonly now: () => Date;
+  readonly full: boolean;
+  readonly reconcile: boolean;
+  /** Stops the run between requests and pages. */
+  readonly signal: AbortSignal | undefined;
+  readonly run: PartitionRun;
+}
 
 /**
  * The seam between the engine and a kind of stream (sequence, child, snapshot, window): which
@@ -9,7 +33,7 @@ import type { PartitionJob } from './partition-job.js';
  */
 export interface StreamStrategy<D extends StreamDefinition = StreamDefinition> {
   /** The partitions of the stream, each with its own `sync_state` row and run. */
-  partitions(definition: D, ctx: Pick<EngineContext, 'settings'>): string[];
+  partitions(definition: D, ctx: { readonly settings: Settings }): string[];
   /** Runs one partition to its end, committing as it goes. */
-  run(job: PartitionJob<D>): Promise<void>;
+  run(partition: PartitionContext<D>): Promise<void>;
 }

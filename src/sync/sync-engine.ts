@@ -7,8 +7,9 @@ import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import type { EngineContext } from './engine-context.js';
 import type { PartitionSummary, RunOptions } from './run-options.js';
-import { runStream } from './run-stream.js';
+import { notStarted, runPartition } from './run-partition.js';
 import { inRunOrder, isStreamName } from './stream-order.js';
+import { partitionsOf } from './stream-partitions.js';
 import { UnknownStreamError } from './sync-errors.js';
 
 export interface SyncEngineOptions {
@@ -25,7 +26,14 @@ export interface SyncEngineOptions {
 /** The one engine that `sync`, `demo` and the worker's jobs run. */
 export interface SyncEngine {
   readonly context: EngineContext;
-  /** Runs the named streams (all when empty) once, parents before children. */
+  /** The partitions of a stream (stream-partitions.ts). */
+  partitionsOf(stream: StreamName): string[];
+  /** Runs one partition of one stream once (the worker's job, `sync` per partition). */
+  runPartition(stream: StreamName, partition: string, options?: RunOptions): Promise<PartitionSummary>;
+  /**
+   * Runs the named streams (all when empty) once, parents before children, each partition in turn;
+   * a partition that fails does not stop the others.
+   */
   run(names: readonly string[], options?: RunOptions): Promise<PartitionSummary[]>;
   close(): Promise<void>;
 }
@@ -33,10 +41,12 @@ export interface SyncEngine {
 /** Opens the client and the store from settings; fails with a SettingsError naming what is missing. */
 export async function createSyncEngine(options: SyncEngineOptions): Promise<SyncEngine> {
   const { settings, logger } = options;
-  const client = createClient(settings, logger, options.clientOptions);
+  const client = clientFromSettings(settings, logger, options.clientOptions);
   let store: Store;
   try {
-    store = options.store ?? (await openStore(settings.storeUrl, { logger }));
+    store =
+      options.store ??
+      (await openStore(settings.storeUrl, { logger, sequenceField: settings.sequenceField }));
   } catch (error) {
     await client.close();
     throw error;
@@ -44,11 +54,22 @@ export async function createSyncEngine(options: SyncEngineOptions): Promise<Sync
   const context: EngineContext = { client, store, settings, logger, now: options.now ?? (() => new Date()) };
   return {
     context,
+    partitionsOf: (stream) => partitionsOf(stream, settings),
+    runPartition: (stream, partition, runOptions) => runPartition(context, stream, partition, runOptions),
     async run(names, runOptions = {}) {
       const summaries: PartitionSummary[] = [];
       for (const stream of resolveStreams(names)) {
-        if (runOptions.signal?.aborted) break;
-        summaries.push(...(await runStream(context, stream, runOptions)));
+        let partitions: string[];
+        try {
+          partitions = partitionsOf(stream, settings);
+        } catch (error) {
+          summaries.push(notStarted(stream, runOptions, error));
+          continue;
+        }
+        for (const partition of partitions) {
+          if (runOptions.signal?.aborted) return summaries;
+          summaries.push(await runPartition(context, stream, partition, runOptions));
+        }
       }
       return summaries;
     },
@@ -68,7 +89,7 @@ export function resolveStreams(names: readonly string[]): StreamName[] {
   return inRunOrder(names.length > 0 ? names : Object.keys(streams));
 }
 
-function createClient(
+function clientFromSettings(
   settings: Settings,
   logger: Logger,
   overrides: Partial<TmsClientOptions> = {},
@@ -81,7 +102,12 @@ function createClient(
     apiToken: settings.apiToken,
     loginPath: settings.loginPath,
     driverToken: settings.driverToken,
+    connections: settings.tms.maxConcurrency,
+    requestsPerSecond: settings.tms.maxRequestsPerSecond,
+    patienceMs: settings.tms.patienceSeconds * 1000,
+    patienceSetting: 'TMS_PATIENCE_SECONDS',
     logger,
     ...overrides,
+    retry: { maxTotalMs: settings.tms.requestCeilingSeconds * 1000, ...overrides.retry },
   });
 }

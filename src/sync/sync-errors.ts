@@ -1,10 +1,14 @@
+import { permanent, TmsSyncError, transient } from '../tms-sync-error.js';
+
 /**
- * The server broke a rule of spec section 8 during a cycle (no `maxSequence` with `since`, a
- * `maxSequence` that changed or went backwards): the page is refused, nothing of it is committed.
+ * The server broke a rule of the sync protocol during a cycle (no `maxSequence` with `since`, a
+ * `maxSequence` that changed or went backwards, a detail without its items field): the page is
+ * refused, nothing of it is committed. Permanent: the same request now gets the same answer; the
+ * next scheduled run asks again (docs/retries.md).
  */
-export class SyncProtocolError extends Error {
-  override readonly name = 'SyncProtocolError';
+export class SyncProtocolError extends TmsSyncError {
   readonly code = 'SYNC_PROTOCOL';
+  readonly retry = permanent;
 
   constructor(
     readonly stream: string,
@@ -15,20 +19,65 @@ export class SyncProtocolError extends Error {
 }
 
 /** A stream needs configuration it does not have (e.g. TMS_OPERATORS for per-operator streams). */
-export class SyncConfigurationError extends Error {
-  override readonly name = 'SyncConfigurationError';
+export class SyncConfigurationError extends TmsSyncError {
   readonly code = 'SYNC_CONFIGURATION';
+  readonly retry = permanent;
 }
 
 /** A stream name that is not in the catalogue (a usage error: exit code 2). */
-export class UnknownStreamError extends Error {
-  override readonly name = 'UnknownStreamError';
+export class UnknownStreamError extends TmsSyncError {
   readonly code = 'UNKNOWN_STREAM';
+  readonly retry = permanent;
 
   constructor(
     readonly unknown: readonly string[],
     known: readonly string[],
   ) {
     super(`unknown stream ${unknown.join(', ')}; known: ${known.join(', ')}`);
+  }
+}
+
+/**
+ * A record without a usable key (no key field, or one that is neither a string nor a safe
+ * integer): the store cannot hold it, so its whole page or list fails and nothing of it is
+ * committed; the watermark stays. Names where it came from, its position and why.
+ */
+export class RecordKeyError extends TmsSyncError {
+  readonly code = 'RECORD_WITHOUT_KEY';
+  readonly retry = permanent;
+
+  constructor(
+    readonly origin: { readonly stream: string; readonly partition: string; readonly where: string },
+    readonly position: number,
+    readonly count: number,
+    readonly reason: string,
+  ) {
+    const partition = origin.partition ? `/${origin.partition}` : '';
+    super(
+      `${origin.stream}${partition}: record ${position} of ${count} in ${origin.where} has no usable key: ${reason}; nothing of it was stored`,
+    );
+  }
+}
+
+/**
+ * A run stored everything it could fetch, but some requests kept failing (after the client's
+ * patience, and once more at the end of the run): a child stream's parents, which stay queued
+ * with their errors for the next run, or a snapshot's id batches, whose scope is then not marked
+ * (nothing is deleted on an incomplete list). Transient: the worker retries.
+ */
+export class LeftBehindError extends TmsSyncError {
+  readonly code = 'WORK_LEFT_BEHIND';
+  readonly retry = transient;
+
+  constructor(
+    readonly stream: string,
+    readonly count: number,
+    unit: { readonly one: string; readonly many: string; readonly outcome: string },
+    first: { readonly what: string; readonly error: string } | undefined,
+  ) {
+    const example = first ? ` (first: ${first.what}: ${first.error})` : '';
+    super(
+      `${stream}: ${count} ${count === 1 ? unit.one : unit.many} left, their requests kept failing${example}; ${unit.outcome}`,
+    );
   }
 }

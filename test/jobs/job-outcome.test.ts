@@ -4,8 +4,9 @@ import { enqueueRun } from '../../jobs/enqueue-run.js';
 import { classifyFailure } from '../../jobs/job-outcome.js';
 import { type SyncWorker, startSyncWorker } from '../../jobs/sync-worker.js';
 import { AuthError, HttpStatusError, NetworkError } from '../../src/client/errors.js';
-import { StateConflictError } from '../../src/store/errors.js';
-import { describeError } from '../../src/sync/run-stream.js';
+import { SchemaMovedError, StateConflictError } from '../../src/store/errors.js';
+import { RecordKeyError, SyncProtocolError } from '../../src/sync/sync-errors.js';
+import { describeError } from '../../src/tms-sync-error.js';
 import { type FakeBehaviour, fakeEngine } from './support/fake-engine.js';
 import { eventually, type QueueFixture, queueFixture, silentLogger } from './support/queue-fixture.js';
 
@@ -29,6 +30,17 @@ describe('classifyFailure', () => {
     ['a 400', new HttpStatusError('bad', { status: 400 }), { kind: 'unrecoverable' }],
     ['a configuration error', new SettingsError('TMS_OPERATORS', 'missing'), { kind: 'unrecoverable' }],
     ['a state conflict', new StateConflictError('invoices', '', 3, 4), { kind: 'conflict' }],
+    [
+      'a broken sync rule',
+      new SyncProtocolError('invoices', 'maxSequence went back'),
+      { kind: 'unrecoverable' },
+    ],
+    [
+      'a record without a key',
+      new RecordKeyError({ stream: 'invoices', partition: '', where: 'page 1' }, 1, 2, "no 'id'"),
+      { kind: 'unrecoverable' },
+    ],
+    ['columns that kept moving', new SchemaMovedError('invoices', 5), { kind: 'transient' }],
     ['anything else', new TypeError('x is not a function'), { kind: 'transient' }],
   ])('maps %s', (_what, error, expected) => {
     expect(classifyFailure(error)).toMatchObject(expected);
@@ -147,7 +159,8 @@ describe('job outcomes in BullMQ', () => {
           );
         }),
     );
-    await eventually(async () => (await (await job()).getState()) === 'active', 5000, 'the active job');
+    // The job turns active a moment before the processor calls the engine: wait for the engine's run.
+    await eventually(async () => engine.runs.length === 1, 5000, 'the running job');
     expect(await worker!.stop(5000)).toBe(true);
     worker = undefined;
     expect(await (await job()).getState()).toBe('delayed');

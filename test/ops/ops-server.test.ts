@@ -29,6 +29,7 @@ async function start(storePing: () => Promise<void> = async () => undefined) {
   metrics = createSyncMetrics({
     jobCounts: () => fixture.queue.getJobCounts(),
     lags: async () => [{ stream: 'invoices', partition: '', lagSeconds: 42 }],
+    heldDeletes: async () => [{ stream: 'tasks', scope: '7', wouldDelete: 140 }],
   });
   server = await startOpsServer({
     settings: fixture.settings,
@@ -112,7 +113,7 @@ describe('ops server', () => {
     metrics!.observeRun(
       summaryOf(
         { stream: 'invoices', partition: '' },
-        { pages: 3, inserted: 250, updated: 50, deleted: 2, durationMs: 1500 },
+        { pages: 3, inserted: 250, updated: 50, deleted: 2, drift: 4, durationMs: 1500 },
       ),
     );
     metrics!.observeRetry('clients');
@@ -123,6 +124,8 @@ describe('ops server', () => {
     expect(text).toContain('tms_sync_records_deleted_total{stream="invoices"} 2');
     expect(text).toContain('tms_sync_pages_total{stream="invoices"} 3');
     expect(text).toContain('tms_sync_job_retries_total{stream="clients"} 1');
+    expect(text).toContain('tms_sync_column_drift_total{stream="invoices"} 4');
+    expect(text).toContain('tms_sync_held_deletes{stream="tasks",scope="7"} 140');
     expect(text).toContain('tms_sync_watermark_lag_seconds{stream="invoices",partition=""} 42');
     expect(text).toMatch(/tms_sync_queue_jobs\{state="waiting"\} 0/);
     expect(text).toMatch(

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/open-store.js';
+import { openStoreVerbs } from '../../src/store/open-store.js';
 import { runCli } from './support/run-cli.js';
 
 interface BadInput {
@@ -76,7 +76,7 @@ describe('bad local input', () => {
   let before: Record<string, string>;
 
   beforeAll(async () => {
-    await (await openStore(storeUrl)).close();
+    await (await openStoreVerbs(storeUrl)).close();
     before = fingerprint(dir);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,13 +1,16 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { dialects, type StoreFixture } from '../store/store-fixture.js';
-import { playScenario, scenarios } from './convergence/scenario.js';
+import { playScenario, scenarios, scenarioVariants } from './convergence/scenario.js';
 
-// CI's quick profile; `npm run soak` runs thousands (test/reliability/soak.ts). A case takes about
-// 1 s on SQLite and 5 s on PostgreSQL alone, several times that beside the rest of the suite.
-const numRuns = Number(process.env.CONVERGENCE_RUNS ?? 4);
+// CI's quick profile, per simulator variant; `npm run soak` runs thousands (test/reliability/soak.ts).
+// A case takes about 1 s on SQLite and 5 s on PostgreSQL alone, several times that beside the rest.
+const numRuns = Number(process.env.CONVERGENCE_RUNS ?? 2);
+const cases = dialects.flatMap((dialect) =>
+  scenarioVariants.map(([label, variant]) => ({ ...dialect, label, variant })),
+);
 
-describe.each(dialects)('convergence on $name', ({ fixture: makeFixture }) => {
+describe.each(cases)('convergence on $name against $label', ({ fixture: makeFixture, variant }) => {
   const fixture: StoreFixture = makeFixture();
   afterAll(() => fixture.cleanup());
 
@@ -18,7 +21,7 @@ describe.each(dialects)('convergence on $name', ({ fixture: makeFixture }) => {
         fc.asyncProperty(scenarios, async (steps) => {
           const store = await fixture.open();
           try {
-            expect(await playScenario(store, steps)).toEqual([]);
+            expect(await playScenario(store, steps, variant)).toEqual([]);
           } finally {
             await store.close();
           }

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../config/settings.js';
+import { differencesFromTruth } from '../../src/cli/store-vs-truth.js';
 import type { HostileMode } from '../../src/sim/sim-admin-client.js';
-import { differencesFromTruth } from '../../src/sim/verify/store-vs-truth.js';
-import type { Store } from '../../src/store/store.js';
+import type { StoreVerbs } from '../../src/store/store.js';
 import { dialects, type StoreFixture } from '../store/store-fixture.js';
 import { type SyncSetup, startSyncSetup } from '../support/sync-setup.js';
 
@@ -36,7 +36,7 @@ const clientOptions = {
 
 describe.each(dialects)('a sync meeting a hostile page on $name', ({ fixture: makeFixture }) => {
   const fixture: StoreFixture = makeFixture();
-  let store: Store;
+  let store: StoreVerbs;
   let setup: SyncSetup;
 
   beforeEach(async () => {
@@ -56,11 +56,10 @@ describe.each(dialects)('a sync meeting a hostile page on $name', ({ fixture: ma
 
   /** A backfill, then an incremental cycle of several pages stopped after its first: a checkpoint and a watermark. */
   async function midCycle(): Promise<void> {
-    await setup.engine.run(['invoices'], { partition: '' });
+    await setup.engine.runPartition('invoices', '');
     await setup.admin.applyChanges(150, 11, { streams: ['invoices'], kinds: ['update'] });
     const controller = new AbortController();
-    const [stopped] = await setup.engine.run(['invoices'], {
-      partition: '',
+    const stopped = await setup.engine.runPartition('invoices', '', {
       signal: controller.signal,
       onProgress: () => controller.abort(),
     });
@@ -80,14 +79,14 @@ describe.each(dialects)('a sync meeting a hostile page on $name', ({ fixture: ma
       expect(before.state.cursor).not.toBeNull();
       await setup.admin.setHostile({ mode, path: listing, count: count ?? 1 });
 
-      const [failed] = await setup.engine.run(['invoices'], { partition: '' });
+      const failed = await setup.engine.runPartition('invoices', '');
       expect(failed?.result).toBe('failed');
       expect(failed?.error).toMatch(error);
       expect(failed?.durationMs).toBeLessThan(5_000);
       expect(await snapshot()).toEqual(before);
 
       await setup.admin.clearHostile();
-      const [healed] = await setup.engine.run(['invoices'], { partition: '' });
+      const healed = await setup.engine.runPartition('invoices', '');
       expect(healed?.result).toBe('succeeded');
       expect(await differencesFromTruth(store, await setup.admin.truth('invoices'), ['invoices'])).toEqual(
         [],

@@ -1,11 +1,12 @@
 /**
- * `npm run soak`: the convergence property of convergence.property.test.ts with thousands of cases.
+ * `npm run soak`: the convergence property of convergence.property.test.ts with thousands of cases,
+ * each against a simulator variant drawn from `scenarioVariants` (tms-sim's default and other TMSs).
  * SOAK_RUNS (default 2000) cases per dialect, SOAK_DIALECTS (default sqlite,postgres), SOAK_SEED to
  * replay a run. Prints the cases run, the divergences and any shrunk counterexample; exit code 1 on one.
  */
 import fc from 'fast-check';
 import { dialects } from '../store/store-fixture.js';
-import { playScenario, scenarios } from './convergence/scenario.js';
+import { playScenario, scenarios, scenarioVariants } from './convergence/scenario.js';
 
 const runs = Number(process.env.SOAK_RUNS ?? 2000);
 const wanted = (process.env.SOAK_DIALECTS ?? 'sqlite,postgres').split(',');
@@ -16,17 +17,21 @@ for (const { name, fixture: makeFixture } of dialects.filter((dialect) => wanted
   const fixture = makeFixture();
   const started = Date.now();
   let cases = 0;
-  const property = fc.asyncProperty(scenarios, async (steps) => {
-    cases++;
-    const store = await fixture.open();
-    try {
-      const differences = await playScenario(store, steps);
-      if (differences.length > 0)
-        throw new Error(`${differences.length} differences:\n${differences.slice(0, 10).join('\n')}`);
-    } finally {
-      await store.close();
-    }
-  });
+  const property = fc.asyncProperty(
+    scenarios,
+    fc.constantFrom(...scenarioVariants),
+    async (steps, [, variant]) => {
+      cases++;
+      const store = await fixture.open();
+      try {
+        const differences = await playScenario(store, steps, variant);
+        if (differences.length > 0)
+          throw new Error(`${differences.length} differences:\n${differences.slice(0, 10).join('\n')}`);
+      } finally {
+        await store.close();
+      }
+    },
+  );
   const details = await fc.check(property, { numRuns: runs, seed });
   await fixture.cleanup();
   const seconds = Math.round((Date.now() - started) / 1000);

@@ -1,11 +1,10 @@
 import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
-import { streams } from '../../config/streams.js';
-import { recordSchemas } from '../../schemas/index.js';
 import { driverTruth } from '../../src/sim/driver/driver-truth.js';
 import { generateDriverData } from '../../src/sim/driver/generate-driver-data.js';
 import { applyRandomChange } from '../../src/sim/driver/random-change.js';
 import { createRng } from '../../src/sim/driver/rng.js';
+import { type RecordName, recordSchemas } from '../../src/sim/records/index.js';
 
 const now = Date.parse('2025-03-12T09:30:00Z');
 const generate = (seed: number, idStyle: 'plain' | 'unsafe' = 'plain') =>
@@ -13,6 +12,30 @@ const generate = (seed: number, idStyle: 'plain' | 'unsafe' = 'plain') =>
 
 const keyOf = (record: unknown, path: string) =>
   String(path.split('.').reduce((value: unknown, part) => (value as Record<string, unknown>)[part], record));
+
+/** The simulator's own shape and key of each Driver API stream's records. */
+const shapes: Record<string, readonly [RecordName, string]> = {
+  tasks: ['task', 'id'],
+  rides: ['ride', 'id'],
+  planning: ['planning', 'operatorId'],
+  goods: ['good', 'id'],
+  task_packaging_balances: ['taskPackagingBalance', 'taskId'],
+  client_packaging_balances: ['clientPackagingBalance', 'clientId'],
+  chat_messages: ['chatMessage', 'id'],
+  settings: ['mobileSettings', 'operatorId'],
+  color_profiles: ['colorProfile', 'name'],
+  vehicles: ['vehicle', 'id'],
+  trailers: ['trailer', 'id'],
+  trace_types: ['traceType', 'id'],
+  packaging: ['packaging', 'id'],
+  completion_statuses: ['completionStatus', 'id'],
+  activities: ['activity', 'id'],
+  driver_contacts: ['driverContact', 'id'],
+  chat_contacts: ['chatContact', 'id'],
+  questionnaires: ['questionnaire', 'id'],
+  tms_version: ['tmsVersion', 'version'],
+  dossier_folders: ['dossierFolder', 'orderId'],
+};
 
 describe('driver data generator', () => {
   it('gives the same truth for the same seed and another for another seed', () => {
@@ -29,13 +52,13 @@ describe('driver data generator', () => {
     it(`fills every Driver API stream with records valid against its schema, unique per key (${idStyle} ids)`, () => {
       const truth = driverTruth(generate(3, idStyle));
       for (const [stream, scopes] of Object.entries(truth)) {
-        const definition = streams[stream as keyof typeof streams];
-        const schema = recordSchemas[definition.record];
+        const [record, key] = shapes[stream]!;
+        const schema = recordSchemas[record];
         for (const scope of Object.values(scopes)) {
           expect(scope.records.length, stream).toBeGreaterThan(0);
           for (const record of scope.records)
             expect(Value.Errors(schema, record).First(), stream).toBeUndefined();
-          const keys = scope.records.map((record) => keyOf(record, definition.key));
+          const keys = scope.records.map((item) => keyOf(item, key));
           expect(new Set(keys).size, stream).toBe(keys.length);
           expect(scope.deletedIds).toEqual([]);
         }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DossierFolder, Ride, Task } from '../../schemas/index.js';
+import type { DossierFolder, Ride, Task } from '../../src/sim/records/index.js';
 import type { StreamTruth } from '../../src/sim/stream-truth.js';
 import { type DriverTestSim, envelopeOf, seg, startDriverTestSim } from './driver-test-sim.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatMessage, Planning, Questionnaire, Task } from '../../schemas/index.js';
+import type { ChatMessage, Planning, Questionnaire, Task } from '../../src/sim/records/index.js';
 import type { StreamTruth } from '../../src/sim/stream-truth.js';
 import { type DriverTestSim, seg, startDriverTestSim } from './driver-test-sim.js';
 

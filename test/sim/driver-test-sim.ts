@@ -6,7 +6,7 @@ import type { StreamTruth } from '../../src/sim/stream-truth.js';
 /** The clock the Driver API tests run on: fixed, moved by `advance`, so times and truths repeat. */
 export const startOfTest = Date.parse('2025-03-12T09:30:00Z');
 
-/** The Driver API list envelope (spec 2.1). */
+/** The Driver API list envelope (docs/api.md, Envelopes). */
 export interface Envelope<T> {
   data: { code: number; items: T[]; itemCount: number };
 }

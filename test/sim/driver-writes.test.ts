@@ -7,7 +7,7 @@ import type {
   Questionnaire,
   Ride,
   Task,
-} from '../../schemas/index.js';
+} from '../../src/sim/records/index.js';
 import type { StreamTruth } from '../../src/sim/stream-truth.js';
 import { type DriverTestSim, envelopeOf, seg, startDriverTestSim, startOfTest } from './driver-test-sim.js';
 

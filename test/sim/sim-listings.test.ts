@@ -3,7 +3,7 @@ import { createSimAdminClient } from '../../src/sim/sim-admin-client.js';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
 import { call, login, pageThrough } from './sim-test-client.js';
 
-describe('tms-sim listings (spec section 8)', () => {
+describe('tms-sim listings (docs/api.md, Listings)', () => {
   let sim: SimHandle;
   let token: string;
   beforeAll(async () => {

@@ -44,6 +44,8 @@ describe('tms-sim options', () => {
       [{ faults: { reset: 2 } }, 'faults'],
       [{ variant: { sequenceField: 'id' } }, 'variant.sequenceField'],
       [{ variant: { errorBody: 'xml' } }, 'variant.errorBody'],
+      [{ variant: { recordShapes: 'weird' } }, 'variant.recordShapes'],
+      [{ variant: { recordShapesSeed: -1 } }, 'variant.recordShapesSeed'],
     ] as const;
     for (const [input, option] of attempts) {
       expect(() => resolveSimOptions(input as never)).toThrow(SimOptionsError);
@@ -62,6 +64,11 @@ describe('tms-sim options', () => {
     const badVariant = await runCli(['--id-style', 'weird']);
     expect(badVariant.code).toBe(2);
     expect(badVariant.stderr).toContain('--id-style');
+    const badShapes = await runCli(['--record-shapes', 'weird']);
+    expect(badShapes.code).toBe(2);
+    expect(badShapes.stderr.trim()).toBe(
+      'tms-sync sim: --record-shapes must be one of default, alt, random (got weird)',
+    );
   });
 
   it('prints the URL and a curl line, and stops on SIGTERM', async () => {

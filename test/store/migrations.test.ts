@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StreamDefinition } from '../../config/stream-definition.js';
 import { streams } from '../../config/streams.js';
-import { openStore } from '../../src/store/open-store.js';
-import { now } from './records.js';
+import { openStoreVerbs } from '../../src/store/open-store.js';
+import { keyed, now } from './records.js';
 import { dialects } from './store-fixture.js';
 
 const tableNames = {
@@ -21,10 +21,10 @@ describe.each(dialects)('migrations on $name', ({ fixture: createFixture }) => {
 
   it('migrations are idempotent and create every catalogue table', async () => {
     const url = await fixture.freshUrl();
-    const store = await openStore(url);
+    const store = await openStoreVerbs(url);
     expect((await store.migrate()).applied).toEqual([]);
     await store.close();
-    const reopened = await openStore(url);
+    const reopened = await openStoreVerbs(url);
     expect((await reopened.migrate()).applied).toEqual([]);
     await reopened.close();
     const names = (await fixture.query<{ name: string }>(url, tableNames[fixture.dialect])).map(
@@ -57,17 +57,16 @@ describe.each(dialects)('migrations on $name', ({ fixture: createFixture }) => {
       description: 'x',
       path: '/n',
       softDeletes: false,
-      record: 'invoice',
-      key: 'id',
+      key: { field: 'id' },
       columns: { title: { type: 'text', path: 'title' } },
     } satisfies StreamDefinition;
-    const before = await openStore(url, { catalogue: { notes } });
+    const before = await openStoreVerbs(url, { catalogue: { notes } });
     await before.writePage({
       stream: 'notes',
-      records: [
+      records: keyed([
         { id: 'n1', title: 'a', meta: { pinned: true, at: '2024-01-01T00:00:00+01:00' } },
         { id: 'n2', title: 'b' },
-      ],
+      ]),
       now,
       runId: null,
     });
@@ -83,18 +82,32 @@ describe.each(dialects)('migrations on $name', ({ fixture: createFixture }) => {
       },
       labels: { ...notes, columns: {} },
     } satisfies Record<string, StreamDefinition>;
-    const after = await openStore(url, { catalogue: grown, migrate: false });
+    const after = await openStoreVerbs(url, { catalogue: grown, migrate: false });
     expect((await after.migrate()).applied).toEqual([
       'stream-labels',
-      'stream-notes-column-at',
-      'stream-notes-column-pinned',
+      'stream-notes-spec-at',
+      'stream-notes-spec-pinned',
     ]);
+    // The fields had inferred columns already; the catalogue's own columns now hold them too.
     expect((await after.readRows('notes')).map((r) => r.columns)).toEqual([
-      { title: 'a', pinned: true, at: '2023-12-31T23:00:00.000Z' },
-      { title: 'b', pinned: null, at: null },
+      {
+        title: 'a',
+        meta__at: '2023-12-31T23:00:00.000Z',
+        meta__pinned: true,
+        pinned: true,
+        at: '2023-12-31T23:00:00.000Z',
+      },
+      { title: 'b', meta__at: null, meta__pinned: null, pinned: null, at: null },
+    ]);
+    expect((await after.describeColumns('notes')).map((c) => [c.column, c.origin, c.path])).toEqual([
+      ['title', 'spec', 'title'],
+      ['meta__at', 'inferred', 'meta.at'],
+      ['meta__pinned', 'inferred', 'meta.pinned'],
+      ['at', 'spec', 'meta.at'],
+      ['pinned', 'spec', 'meta.pinned'],
     ]);
     await after.close();
-    const shrunk = await openStore(url, { catalogue: { notes } });
+    const shrunk = await openStoreVerbs(url, { catalogue: { notes } });
     expect((await shrunk.migrate()).applied).toEqual([]);
     await shrunk.close();
   });

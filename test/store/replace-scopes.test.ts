@@ -1,27 +1,25 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { MassDeleteError } from '../../src/store/errors.js';
-import type { Store } from '../../src/store/store.js';
-import { later, now } from './records.js';
-import { dialects } from './store-fixture.js';
+import { expect, it } from 'vitest';
+import { describeOnEachDialect, useStore } from '../support/on-each-dialect.js';
+import { keyed, later } from './records.js';
 
 const line = (id: string, amount = 10) => ({ id, description: `line ${id}`, quantity: 1, amount });
 const lines = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, i) => line(`${prefix}-${i}`));
 
-describe.each(dialects)('replaceScopes on $name', ({ fixture: createFixture }) => {
-  const fixture = createFixture();
-  let store: Store;
-
-  beforeEach(async () => {
-    store = await fixture.open();
-    return () => store.close();
-  });
-  afterAll(() => fixture.cleanup());
+describeOnEachDialect('replaceScopes', (fixture) => {
+  const store = useStore(fixture);
 
   const replace = (
-    scopes: Array<{ scope: string; records: unknown[] }>,
-    options: { dryRun?: boolean } = {},
-  ) => store.replaceScopes({ stream: 'invoice_lines', scopes, now: later, runId: null, ...options });
+    scopes: Array<{ scope: string; records: object[] }>,
+    options: { dryRun?: boolean; runId?: number } = {},
+  ) =>
+    store().replaceScopes({
+      stream: 'invoice_lines',
+      scopes: scopes.map(({ scope, records }) => ({ scope, records: keyed(records) })),
+      now: later,
+      runId: null,
+      ...options,
+    });
 
   it("replaces many scopes in one call: each scope's unlisted rows are marked missing, other scopes untouched", async () => {
     await replace([
@@ -38,14 +36,16 @@ describe.each(dialects)('replaceScopes on $name', ({ fixture: createFixture }) =
       updated: 1,
       unchanged: 3,
       staleSkipped: 0,
-      rejected: 0,
+      drift: 0,
       deleted: 1,
+      held: 0,
+      scopes: { hadRows: 2, emptied: 0 },
     });
-    const gone = await store.readRows('invoice_lines', { live: false });
+    const gone = await store().readRows('invoice_lines', { live: false });
     expect(gone.map((row) => [row.scope, row.id, row.deletedReason])).toEqual([
       ['inv1', 'a-2', 'snapshot_missing'],
     ]);
-    expect(await store.countRows('invoice_lines', { scope: 'inv3', live: true })).toBe(2);
+    expect(await store().countRows('invoice_lines', { scope: 'inv3', live: true })).toBe(2);
   });
 
   it('tells scopes apart: an id seen under one parent does not keep the same id alive under another', async () => {
@@ -58,39 +58,65 @@ describe.each(dialects)('replaceScopes on $name', ({ fixture: createFixture }) =
       { scope: 'inv2', records: [line('b')] },
     ]);
     expect(result.deleted).toBe(1);
-    const gone = await store.readRows('invoice_lines', { live: false });
+    const gone = await store().readRows('invoice_lines', { live: false });
     expect(gone.map((row) => [row.scope, row.id])).toEqual([['inv2', 'shared']]);
   });
 
-  it('keeps the key of a rejected record as seen, so it is not marked missing', async () => {
-    await replace([{ scope: 'inv1', records: lines('a', 2) }]);
-    const result = await store.replaceScopes({
-      stream: 'invoice_lines',
-      scopes: [
-        {
-          scope: 'inv1',
-          records: [line('a-0')],
-          rejected: [{ key: 'a-1', reason: '/amount: bad', data: {} }],
-        },
-      ],
-      now,
-      runId: null,
-    });
-    expect(result.deleted).toBe(0);
-    expect(result.rejected).toBe(1);
+  it('lines replaced wholesale on many parents are no mass delete: every old line goes, the new ones come', async () => {
+    const parents = Array.from({ length: 50 }, (_, i) => `inv${i}`);
+    await replace(parents.map((scope) => ({ scope, records: lines(`${scope}-old`, 15) })));
+    const result = await replace(parents.map((scope) => ({ scope, records: lines(`${scope}-new`, 3) })));
+    expect(result).toMatchObject({ inserted: 150, deleted: 750, held: 0 });
+    expect(await store().countRows('invoice_lines', { live: true })).toBe(150);
+    expect(await store().heldDeletes()).toEqual([]);
   });
 
-  it('stops the whole batch, committing nothing, when one scope would lose an implausible share', async () => {
+  it('holds back the emptied scopes of a batch where most parents lost every child, and nothing else', async () => {
+    const parents = Array.from({ length: 20 }, (_, i) => `inv${i}`);
+    await replace(parents.map((scope) => ({ scope, records: lines(scope, 3) })));
+    const batch = parents.map((scope, i) => ({
+      scope,
+      records: i < 15 ? [] : [...lines(scope, 2), line(`${scope}-new`)],
+    }));
+    const result = await replace(batch, { runId: 3 });
+    expect(result).toMatchObject({ inserted: 5, deleted: 5, held: 45 });
+    expect(await store().countRows('invoice_lines', { live: true })).toBe(60);
+    const held = await store().heldDeletes('invoice_lines');
+    expect(held.map((entry) => entry.scope).sort()).toEqual(parents.slice(0, 15).sort());
+    expect(held[0]).toMatchObject({
+      reason: 'snapshot_missing',
+      wouldDelete: 3,
+      liveBefore: 3,
+      liveAfter: 0,
+      runId: 3,
+    });
+  });
+
+  it('applies an approved held scope on its next refresh, which approval queues', async () => {
+    const parents = Array.from({ length: 12 }, (_, i) => `inv${i}`);
+    await replace(parents.map((scope) => ({ scope, records: lines(scope, 2) })));
+    await replace(parents.map((scope) => ({ scope, records: [] })));
+    expect(await store().heldDeletes('invoice_lines')).toHaveLength(12);
+    expect(await store().approveDeletes({ stream: 'invoice_lines', scopes: ['inv0'] })).toEqual(['inv0']);
+    expect(await store().pendingParents('invoice_lines', { limit: 10 })).toEqual(['inv0']);
+    const result = await replace(parents.map((scope) => ({ scope, records: [] })));
+    expect(result).toMatchObject({ deleted: 2, held: 22 });
+    const held = (await store().heldDeletes('invoice_lines')).map((entry) => entry.scope);
+    expect(held).toHaveLength(11);
+    expect(held).not.toContain('inv0');
+  });
+
+  it('judges a large scope on its own: one that would keep a sliver of its rows is held', async () => {
     await replace([
-      { scope: 'inv1', records: lines('a', 40) },
+      { scope: 'inv1', records: lines('a', 140) },
       { scope: 'inv2', records: lines('b', 2) },
     ]);
-    const batch = replace([
+    const result = await replace([
       { scope: 'inv2', records: [...lines('b', 2), line('b-new')] },
-      { scope: 'inv1', records: lines('a', 1) },
+      { scope: 'inv1', records: lines('a', 10) },
     ]);
-    await expect(batch).rejects.toBeInstanceOf(MassDeleteError);
-    expect(await store.countRows('invoice_lines', { live: true })).toBe(42);
+    expect(result).toMatchObject({ inserted: 1, deleted: 0, held: 130 });
+    expect(await store().countRows('invoice_lines', { live: true })).toBe(143);
   });
 
   it('in a dry run counts the same and writes nothing', async () => {
@@ -99,7 +125,7 @@ describe.each(dialects)('replaceScopes on $name', ({ fixture: createFixture }) =
       dryRun: true,
     });
     expect(result).toMatchObject({ inserted: 1, updated: 1, deleted: 2 });
-    const rows = await store.readRows('invoice_lines', { live: true });
+    const rows = await store().readRows('invoice_lines', { live: true });
     expect(rows.map((row) => row.id).sort()).toEqual(['a-0', 'a-1', 'a-2']);
   });
 });

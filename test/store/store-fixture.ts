@@ -4,8 +4,8 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { type OpenStoreOptions, openStore } from '../../src/store/open-store.js';
-import type { Store } from '../../src/store/store.js';
+import { type OpenStoreOptions, openStoreVerbs } from '../../src/store/open-store.js';
+import type { StoreVerbs } from '../../src/store/store.js';
 
 /** The PostgreSQL server tests use; each test file creates its own databases on it and drops them. */
 export const testPgUrl =
@@ -19,10 +19,24 @@ export interface StoreFixture {
   /** A new, empty database's URL (dropped in `cleanup`). */
   freshUrl(): Promise<string>;
   /** Opens a store on the shared URL after emptying every table of it. */
-  open(options?: OpenStoreOptions): Promise<Store>;
+  open(options?: OpenStoreOptions): Promise<StoreVerbs>;
   /** Runs raw SQL on a URL of this fixture (to look under the store's verbs). */
   query<T = Record<string, unknown>>(url: string, text: string, params?: unknown[]): Promise<T[]>;
   cleanup(): Promise<void>;
+}
+
+/** The typed-column registry: kept between tests, with the columns the data added taken out. */
+const registryTables = new Set(['stream_columns', 'stream_schemas']);
+
+/** Back to the catalogue's columns: what one test's records added must not shape the next test's tables. */
+async function dropInferredColumns(query: (text: string) => Promise<unknown[]>): Promise<void> {
+  const inferred = (await query(
+    "select stream, name from stream_columns where origin = 'inferred'",
+  )) as Array<{ stream: string; name: string }>;
+  for (const { stream, name } of inferred) await query(`alter table "${stream}" drop column "${name}"`);
+  await query("delete from stream_columns where origin = 'inferred'");
+  await query('update stream_schemas set version = version + 1, refused_fields = 0');
+  await query('update stream_columns set drift = 0, drift_sample = null, drift_at = null');
 }
 
 function sqliteFixture(): StoreFixture {
@@ -44,12 +58,15 @@ function sqliteFixture(): StoreFixture {
     url: async () => shared,
     freshUrl: async () => `sqlite:${join(dir, randomUUID(), 'store.sqlite')}`,
     async open(options) {
-      const store = await openStore(shared, options);
+      const store = await openStoreVerbs(shared, options);
+      await dropInferredColumns((text) => query(shared, text));
       const tables = await query<{ name: string }>(
         shared,
         "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'",
       );
-      for (const { name } of tables) await query(shared, `delete from "${name}"`);
+      for (const { name } of tables)
+        if (!registryTables.has(name)) await query(shared, `delete from "${name}"`);
+      await store.loadColumns();
       return store;
     },
     query,
@@ -88,13 +105,17 @@ function postgresFixture(): StoreFixture {
     freshUrl,
     async open(options) {
       const url = await sharedUrl();
-      const store = await openStore(url, options);
-      const tables = await query<{ tablename: string }>(
-        url,
-        "select tablename from pg_tables where schemaname = 'public' and tablename not like 'kysely_%'",
-      );
+      const store = await openStoreVerbs(url, options);
+      await dropInferredColumns((text) => query(url, text));
+      const tables = (
+        await query<{ tablename: string }>(
+          url,
+          "select tablename from pg_tables where schemaname = 'public' and tablename not like 'kysely_%'",
+        )
+      ).filter((t) => !registryTables.has(t.tablename));
       if (tables.length)
         await query(url, `truncate ${tables.map((t) => `"${t.tablename}"`).join(', ')} restart identity`);
+      await store.loadColumns();
       return store;
     },
     query,

@@ -46,7 +46,7 @@ export interface AdminDeps {
   readonly random: () => number;
 }
 
-/** The admin routes of PRODUCT.md section 8, behind the `x-sim-admin` header; they never fault. */
+/** The admin routes of docs/simulator.md, behind the `x-sim-admin` header; they never fault. */
 export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
   app.register(async (admin) => {
     admin.addHook('onRequest', async (request) => {

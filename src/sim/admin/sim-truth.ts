@@ -3,7 +3,7 @@ import type { DriverSim } from '../driver/driver-sim.js';
 import type { ListingSource } from '../listing/listing-source.js';
 import { SimHttpError } from '../sim-http-error.js';
 
-/** The REST streams of PRODUCT.md section 7 whose truth the core answers (the Driver API adds its own). */
+/** The REST streams of docs/streams.md whose truth the core answers (the Driver API adds its own). */
 export const restStreams = [
   'invoices',
   'invoice_lines',
@@ -44,9 +44,7 @@ function restTruth(data: SimData, stream: string): ScopeParts {
     case 'addressbook':
       return new Map([['', { records: allJson(clients.globalAddressbook()), deletedIds: [] }]]);
     case 'invoice_lines':
-      return children(invoices.listing(), invoices.ids.format, (index) =>
-        invoices.table.get(index)!.lines.map((line) => JSON.stringify(line)),
-      );
+      return children(invoices.listing(), invoices.ids.format, (index) => invoices.linesJson(index));
     case 'invoice_payments':
       return children(invoices.listing(), invoices.ids.format, (index) => allJson(invoices.payments(index)));
     case 'client_contacts':

@@ -8,7 +8,7 @@ import type { TokenClaims, TokenIssuer } from './token-issuer.js';
 export const serviceScopes = { invoice: 'invoice', client: 'client' } as const;
 export type ServiceScope = keyof typeof serviceScopes;
 
-/** Checks bearer tokens by the rules of spec section 5 and counts every call against the rate limit. */
+/** Checks bearer tokens by the rules of docs/api.md, Authentication and counts every call against the rate limit. */
 export interface AccessGuard {
   /** Invoice and client services: an access token (type apitoken, audience external) with the scope. */
   requireService(request: FastifyRequest, scope: ServiceScope): TokenClaims;
@@ -31,7 +31,8 @@ export function createAccessGuard(options: { issuer: TokenIssuer; limiter: RateL
     if (!match)
       throw new SimHttpError(401, 'invalid_token', 'the Authorization header is not "Bearer <token>"');
     const claims = options.issuer.verify(match[1]!);
-    options.limiter.take(match[1]!);
+    // The allowance is the tenant's: every token of it (every worker's) draws from one bucket.
+    options.limiter.take('tenant');
     return claims;
   };
 

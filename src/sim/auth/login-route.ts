@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { LoginRequest } from '../../../schemas/index.js';
+import { LoginRequest } from '../../../schemas/envelopes.js';
 import { createBodyChecker } from '../services/body-checker.js';
 import { sendJson } from '../services/service-deps.js';
 import { SimHttpError } from '../sim-http-error.js';
@@ -9,7 +9,7 @@ import type { TokenIssuer } from './token-issuer.js';
 const checkLogin = createBodyChecker(LoginRequest);
 
 /**
- * The login operation of PRODUCT.md section 4: the API token buys an access token (type apitoken,
+ * The login operation of docs/api.md, Authentication: the API token buys an access token (type apitoken,
  * audience external, scopes invoice and client) valid for `tokenTtlSeconds`.
  */
 export function registerLoginRoute(app: FastifyInstance, options: SimOptions, issuer: TokenIssuer): void {

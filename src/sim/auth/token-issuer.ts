@@ -4,7 +4,7 @@ import { signJwt, verifyJwt } from './jwt.js';
 
 export type TokenType = 'apitoken' | 'driver';
 
-/** What a token grants (spec section 5). */
+/** What a token grants (docs/api.md, Authentication). */
 export interface TokenClaims {
   readonly typ: TokenType;
   readonly aud: readonly string[];

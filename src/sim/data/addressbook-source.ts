@@ -1,4 +1,5 @@
 import { type ListingSource, standardLimits } from '../listing/listing-source.js';
+import type { RecordShapes } from '../records/record-shapes.js';
 import { createBoundedCache } from './bounded-cache.js';
 import type { ClientState } from './client-generator.js';
 import type { RecordTable } from './record-table.js';
@@ -17,7 +18,16 @@ export interface AddressbookSource {
   groupSequence(client: number): number;
   /** Gives every entry of the client a new sequence (group re-delivery). */
   bumpGroup(client: number, sequence: number): void;
+  /** An entry as `GET /client/addressbook/` serves it. */
   entryJson(position: number): string;
+  /** An entry as its client's own address book serves it (`client_addressbook`'s shape). */
+  ownEntryJson(position: number): string;
+}
+
+/** An entry's JSON in both listings that serve it. */
+interface EntryJson {
+  readonly global: string;
+  readonly own: string;
 }
 
 /**
@@ -29,28 +39,38 @@ export function createAddressbookSource(options: {
   groupSequences: Float64Array;
   sequenceField: string;
   jsonCacheSize: number;
+  /** The wire form of a record (variant.recordShapes). */
+  shapes: RecordShapes;
 }): AddressbookSource {
-  const { table, sequenceField } = options;
+  const { table, sequenceField, shapes } = options;
   let groups = options.groupSequences;
-  const cache = createBoundedCache<number, Map<number, string>>(options.jsonCacheSize);
+  const cache = createBoundedCache<number, Map<number, EntryJson>>(options.jsonCacheSize);
   // A one-group memo besides the cache: a page reads each group twice (scan, then json), even uncached.
-  let last: { client: number; entries: Map<number, string> } | undefined;
-  const groupJson = (client: number): Map<number, string> => {
+  let last: { client: number; entries: Map<number, EntryJson> } | undefined;
+  const served = (shaped: Record<string, unknown>, sequence: number) =>
+    withSequence(JSON.stringify(shaped), sequenceField, sequence);
+  const groupJson = (client: number): Map<number, EntryJson> => {
     if (last?.client === client) return last.entries;
     let entries = cache.get(client);
     if (!entries) {
       const sequence = groups[client]!;
       entries = new Map();
       for (const entry of table.get(client)!.entries) {
-        entries.set(entry.number, withSequence(JSON.stringify(entry.record), sequenceField, sequence));
+        const record = entry.record as unknown as Record<string, unknown>;
+        const global = served(shapes('addressbook', record), sequence);
+        const ownShape = shapes('client_addressbook', record);
+        // In tms-sim's own shapes both listings serve the entry alike: one string then, not two.
+        const own = ownShape === record ? global : served(ownShape, sequence);
+        entries.set(entry.number, { global, own });
       }
       cache.set(client, entries);
     }
     last = { client, entries };
     return entries;
   };
-  const entryJson = (position: number) =>
+  const entryOf = (position: number) =>
     groupJson(Math.floor(position / entriesPerClient)).get(position % entriesPerClient)!;
+  const entryJson = (position: number) => entryOf(position).global;
 
   const source: ListingSource = {
     key: 'addressbook',
@@ -89,5 +109,6 @@ export function createAddressbookSource(options: {
       last = undefined;
     },
     entryJson,
+    ownEntryJson: (position) => entryOf(position).own,
   };
 }

@@ -1,4 +1,4 @@
-import type { AddressBookEntry, Client, ClientContact } from '../../../schemas/index.js';
+import type { AddressBookEntry, Client, ClientContact } from '../records/index.js';
 import { createPicker, hash32, type Picker, randomTags } from '../seeded-random.js';
 import { childId, type IdFormat } from './id-format.js';
 import { baseModifiedAt } from './record-time.js';

@@ -1,5 +1,6 @@
-import type { NewClientContact } from '../../../schemas/index.js';
 import { childListingSource, type ListingSource, tableListingSource } from '../listing/listing-source.js';
+import type { NewClientContact } from '../records/index.js';
+import type { RecordShapes } from '../records/record-shapes.js';
 import type { Picker } from '../seeded-random.js';
 import { SimHttpError } from '../sim-http-error.js';
 import { createAddressbookSource, entryPosition } from './addressbook-source.js';
@@ -25,10 +26,12 @@ export interface ClientStoreOptions extends ClientGeneratorOptions {
   counter: SequenceCounter;
   sequenceField: string;
   jsonCacheSize: number;
+  /** The wire form of a record (variant.recordShapes). */
+  shapes: RecordShapes;
   now(): number;
 }
 
-/** The clients with their contacts and address books (spec 4.3). */
+/** The clients with their contacts and address books (docs/api.md, Operations). */
 export interface ClientStore {
   readonly table: RecordTable<ClientState>;
   readonly ids: IdFormat;
@@ -56,7 +59,9 @@ export interface ClientStore {
 }
 
 export function createClientStore(options: ClientStoreOptions): ClientStore {
-  const { counter, sequenceField } = options;
+  const { counter, sequenceField, shapes } = options;
+  const wire = (stream: string, record: object) =>
+    JSON.stringify(shapes(stream, record as Record<string, unknown>));
   const table = createRecordTable<ClientState>({
     baseCount: options.count,
     generate: (index) => generateClient(options, index),
@@ -69,13 +74,14 @@ export function createClientStore(options: ClientStoreOptions): ClientStore {
     table,
     groupSequences: baseSequences(options.count, options.groupSequenceStart, options.seed + 1),
     sequenceField,
+    shapes,
     jsonCacheSize: Math.ceil(options.jsonCacheSize / 2),
   });
   const nowIso = () => new Date(options.now()).toISOString();
   const state = (index: number) => table.get(index)!;
   const listJson = (index: number) =>
     table.json(index, (current, sequence) =>
-      withSequence(JSON.stringify(current.client), sequenceField, sequence),
+      withSequence(wire('clients', current.client), sequenceField, sequence),
     );
   const requireLive = (index: number) => {
     if (state(index).client.status === 'deleted')
@@ -106,7 +112,7 @@ export function createClientStore(options: ClientStoreOptions): ClientStore {
     return found;
   };
   const contactJson = (contact: ContactState) =>
-    withSequence(JSON.stringify(contact.record), sequenceField, contact.sequence);
+    withSequence(wire('client_contacts', contact.record), sequenceField, contact.sequence);
 
   return {
     table,
@@ -189,7 +195,7 @@ export function createClientStore(options: ClientStoreOptions): ClientStore {
           number: item.number,
           sequence: addressbook.groupSequence(index),
         })),
-        json: (item) => addressbook.entryJson(entryPosition(index, item.number)),
+        json: (item) => addressbook.ownEntryJson(entryPosition(index, item.number)),
       }),
     globalAddressbook: () => addressbook.source,
     addEntry(index, pick) {

@@ -1,4 +1,4 @@
-import type { Invoice, InvoiceLine, Payment } from '../../../schemas/index.js';
+import type { Invoice, InvoiceLine, Payment } from '../records/index.js';
 import { createPicker, hash32, type Picker, randomTags } from '../seeded-random.js';
 import { childId, type IdFormat } from './id-format.js';
 import { baseModifiedAt, calendarDate, cents } from './record-time.js';

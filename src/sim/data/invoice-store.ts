@@ -1,5 +1,6 @@
-import { type InvoicePatch, type NewPayment, preliminaryOnlyInvoiceFields } from '../../../schemas/index.js';
 import { childListingSource, type ListingSource, tableListingSource } from '../listing/listing-source.js';
+import { type InvoicePatch, type NewPayment, preliminaryOnlyInvoiceFields } from '../records/index.js';
+import type { RecordShapes } from '../records/record-shapes.js';
 import { SimHttpError } from '../sim-http-error.js';
 import { childId, type IdFormat } from './id-format.js';
 import {
@@ -24,9 +25,11 @@ export interface InvoiceStoreOptions extends InvoiceGeneratorOptions {
   sequenceField: string;
   jsonCacheSize: number;
   now(): number;
+  /** The wire form of a record (variant.recordShapes). */
+  shapes: RecordShapes;
 }
 
-/** The invoices and what hangs under them (lines, payments), with the operations of spec 4.2. */
+/** The invoices and what hangs under them (lines, payments), with the operations of docs/api.md, Operations. */
 export interface InvoiceStore {
   readonly table: RecordTable<InvoiceState>;
   readonly ids: IdFormat;
@@ -35,6 +38,8 @@ export interface InvoiceStore {
   find(id: string): number;
   listJson(index: number): string;
   detailJson(index: number): string;
+  /** Each line of the invoice as its detail serves it. */
+  linesJson(index: number): string[];
   paymentJson(payment: PaymentState): string;
   payments(index: number): ListingSource;
   patch(index: number, patch: InvoicePatch): void;
@@ -53,7 +58,9 @@ const conflict = (code: string, message: string, details?: unknown) =>
   new SimHttpError(409, code, message, details);
 
 export function createInvoiceStore(options: InvoiceStoreOptions): InvoiceStore {
-  const { counter, sequenceField } = options;
+  const { counter, sequenceField, shapes } = options;
+  const wire = (stream: string, record: object) =>
+    JSON.stringify(shapes(stream, record as Record<string, unknown>));
   const table = createRecordTable<InvoiceState>({
     baseCount: options.count,
     generate: (index) => generateInvoice(options, index),
@@ -66,7 +73,7 @@ export function createInvoiceStore(options: InvoiceStoreOptions): InvoiceStore {
   const state = (index: number) => table.get(index)!;
   const listJson = (index: number) =>
     table.json(index, (current, sequence) =>
-      withSequence(JSON.stringify(current.invoice), sequenceField, sequence),
+      withSequence(wire('invoices', current.invoice), sequenceField, sequence),
     );
   const change = (index: number, mutate: (invoice: InvoiceState) => void) =>
     table.change(index, (current) => {
@@ -99,8 +106,10 @@ export function createInvoiceStore(options: InvoiceStoreOptions): InvoiceStore {
       return index;
     },
     listJson,
-    detailJson: (index) => `${listJson(index).slice(0, -1)},"lines":${JSON.stringify(state(index).lines)}}`,
-    paymentJson: (payment) => withSequence(JSON.stringify(payment.record), sequenceField, payment.sequence),
+    detailJson: (index) => `${listJson(index).slice(0, -1)},"lines":[${store.linesJson(index).join(',')}]}`,
+    linesJson: (index) => state(index).lines.map((line) => wire('invoice_lines', line)),
+    paymentJson: (payment) =>
+      withSequence(wire('invoice_payments', payment.record), sequenceField, payment.sequence),
     payments: (index) =>
       childListingSource({
         version: table.version,

@@ -1,3 +1,4 @@
+import { createRecordShapes } from '../records/record-shapes.js';
 import type { SimOptions } from '../sim-options.js';
 import { type ClientStore, createClientStore } from './client-store.js';
 import { createIdFormat } from './id-format.js';
@@ -35,6 +36,7 @@ export function createSimData(options: SimOptions): SimData {
     jsonCacheSize: options.jsonCacheSize,
     now: options.now,
     firstSequence: first,
+    shapes: createRecordShapes(variant),
   };
   const invoices = createInvoiceStore({
     ...common,

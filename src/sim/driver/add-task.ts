@@ -1,4 +1,4 @@
-import type { Good, Task, TaskClient, TaskType } from '../../../schemas/index.js';
+import type { Good, Task, TaskClient, TaskType } from '../records/index.js';
 import { addDossierFile } from './dossier-store.js';
 import type { DriverData, OperatorData } from './driver-data.js';
 import { generateTask } from './generate-task.js';

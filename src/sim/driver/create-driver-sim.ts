@@ -1,3 +1,4 @@
+import { createRecordShapes } from '../records/record-shapes.js';
 import type { SimContext } from '../sim-context.js';
 import type { DriverSim } from './driver-sim.js';
 import { driverTruth } from './driver-truth.js';
@@ -9,7 +10,7 @@ import { rngFrom } from './rng.js';
 
 /**
  * The Driver API part of the simulator: data generated from the seed, operator count and id style
- * (operators "1001", "1002", ...), the routes of spec 4.1, its truth and its random changes, which
+ * (operators "1001", "1002", ...), the routes of docs/api.md, Operations, its truth and its random changes, which
  * draw from the core's seeded `ctx.random`.
  */
 export function createDriverSim(ctx: SimContext): DriverSim {
@@ -17,9 +18,10 @@ export function createDriverSim(ctx: SimContext): DriverSim {
   const data = generateDriverData({ seed, operators, idStyle: variant.idStyle }, ctx.now());
   const cache = createResponseCache();
   const rng = rngFrom(() => ctx.random());
+  const shapes = createRecordShapes(variant);
   return {
-    register: (app) => registerDriverRoutes(app, { ctx, data, cache }),
-    truth: () => driverTruth(data),
+    register: (app) => registerDriverRoutes(app, { ctx, data, cache, shapes }),
+    truth: () => driverTruth(data, shapes),
     applyRandomChange() {
       const change = applyRandomChange(data, rng, ctx.now());
       cache.clear();

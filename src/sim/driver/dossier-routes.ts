@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { DossierFile, DossierUploadResult } from '../../../schemas/index.js';
+import type { DossierFile, DossierUploadResult } from '../records/index.js';
 import { SimHttpError } from '../sim-http-error.js';
 import { addDossierFile } from './dossier-store.js';
 import type { DriverData } from './driver-data.js';

@@ -1,4 +1,4 @@
-import type { DossierFile } from '../../../schemas/index.js';
+import type { DossierFile } from '../records/index.js';
 import type { DriverData } from './driver-data.js';
 
 /** A file to put in dossier folders. */

@@ -20,7 +20,7 @@ import type {
   TraceType,
   Trailer,
   Vehicle,
-} from '../../../schemas/index.js';
+} from '../records/index.js';
 import type { DriverIds } from './driver-ids.js';
 
 /** A packaging amount per packaging id, as in the balance records. */

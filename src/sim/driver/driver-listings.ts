@@ -7,7 +7,7 @@ import type {
   Questionnaire,
   Task,
   TaskPackagingBalance,
-} from '../../../schemas/index.js';
+} from '../records/index.js';
 import type { DriverData, MasterData, OperatorData, PackagingAmount } from './driver-data.js';
 
 // What each Driver API listing returns, as pure functions of the data: the routes answer them and

@@ -10,14 +10,14 @@ export interface DriverChange {
 }
 
 /**
- * The Driver API part of the simulator (spec section 4.1): its data, routes and changes. The core
+ * The Driver API part of the simulator (docs/api.md, Operations): its data, routes and changes. The core
  * (start-sim) creates it with a SimContext, registers its routes, merges its truth into
  * `GET /_sim/truth` and lets `POST /_sim/changes` pick Driver API changes too.
  */
 export interface DriverSim {
   /** Registers every /driver-api/ route on the app. */
   register(app: FastifyInstance): void;
-  /** Truth of the Driver API streams of PRODUCT.md section 7 (tasks, rides, planning, goods, ...). */
+  /** Truth of the Driver API streams of docs/streams.md (tasks, rides, planning, goods, ...). */
   truth(): StreamTruth;
   /** Applies one random change (task status, new task, removed task, new chat message, ...). */
   applyRandomChange(): DriverChange;

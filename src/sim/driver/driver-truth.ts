@@ -1,3 +1,4 @@
+import type { RecordShapes } from '../records/record-shapes.js';
 import type { ScopeTruth, StreamTruth } from '../stream-truth.js';
 import type { DriverData, OperatorData } from './driver-data.js';
 import {
@@ -50,14 +51,20 @@ const globalStreams: Record<string, (data: DriverData) => readonly unknown[]> = 
   tms_version: (data) => [data.master.version],
 };
 
-/** The truth of every Driver API stream: records exactly as the listings return them. */
-export function driverTruth(data: DriverData): StreamTruth {
+/** The truth of every Driver API stream: records exactly as the listings return them, in their shapes. */
+export function driverTruth(data: DriverData, shapes: RecordShapes = (_, record) => record): StreamTruth {
   const truth: StreamTruth = {};
+  const served = (stream: string, records: readonly unknown[]) =>
+    scope(records.map((record) => shapes(stream, record as Record<string, unknown>)));
   for (const [stream, read] of Object.entries(operatorStreams)) {
     truth[stream] = Object.fromEntries(
-      [...data.operators.values()].map((operator) => [operator.operatorId, scope(read(data, operator))]),
+      [...data.operators.values()].map((operator) => [
+        operator.operatorId,
+        served(stream, read(data, operator)),
+      ]),
     );
   }
-  for (const [stream, read] of Object.entries(globalStreams)) truth[stream] = { '': scope(read(data)) };
+  for (const [stream, read] of Object.entries(globalStreams))
+    truth[stream] = { '': served(stream, read(data)) };
   return truth;
 }

@@ -11,7 +11,7 @@ import {
   RideUpdate,
   TaskUpdate,
   TrackingPosition,
-} from '../../../schemas/index.js';
+} from '../records/index.js';
 import { addGood, addScanTrace } from './good-writes.js';
 import { answerQuestionnaire } from './questionnaire-answers.js';
 import { patchRide } from './ride-update.js';
@@ -19,7 +19,7 @@ import { patchTask } from './task-update.js';
 import { notFound, unknownReference } from './validate-body.js';
 import { globalWrite, operatorWrite, type WriteRoute } from './write-route.js';
 
-/** Every Driver API write of spec 4.1 except the dossier uploads (binary bodies, see dossier-routes). */
+/** Every Driver API write of docs/api.md, Operations except the dossier uploads (binary bodies, see dossier-routes). */
 export const driverWrites: readonly WriteRoute[] = [
   operatorWrite({
     method: 'PATCH',

@@ -1,4 +1,4 @@
-import type { TaskClient } from '../../../schemas/index.js';
+import type { TaskClient } from '../records/index.js';
 import type { DriverData } from './driver-data.js';
 import { createDriverIds } from './driver-ids.js';
 import { generateMasterData } from './generate-master-data.js';

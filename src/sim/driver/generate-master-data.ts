@@ -1,10 +1,10 @@
-import type { ChatContact, Questionnaire, TaskType } from '../../../schemas/index.js';
+import type { ChatContact, Questionnaire, TaskType } from '../records/index.js';
 import type { MasterData } from './driver-data.js';
 import type { DriverIds } from './driver-ids.js';
 import type { Rng } from './rng.js';
 import { firstNames, lastNames } from './sample-values.js';
 
-/** The version GET /driver-api/settings/version answers (spec section 9). */
+/** The version GET /driver-api/settings/version answers (docs/api.md, Versions). */
 export const tmsVersion = '2.0.70';
 
 /** Task types (not a stream of their own: they appear inside every task). */

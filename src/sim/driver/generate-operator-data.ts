@@ -1,4 +1,4 @@
-import type { ChatMessage, ColorProfile, Ride, Task } from '../../../schemas/index.js';
+import type { ChatMessage, ColorProfile, Ride, Task } from '../records/index.js';
 import { addTask } from './add-task.js';
 import type { DriverData, OperatorData } from './driver-data.js';
 import { taskTypes } from './generate-master-data.js';

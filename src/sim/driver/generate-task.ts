@@ -5,7 +5,7 @@ import type {
   TaskCompletion,
   TaskSettings,
   TaskType,
-} from '../../../schemas/index.js';
+} from '../records/index.js';
 import type { MasterData } from './driver-data.js';
 import type { Rng } from './rng.js';
 import { cities, firstNames, instructions, lastNames, type products, streets } from './sample-values.js';
@@ -30,7 +30,7 @@ const dialCodes: Record<string, string> = { NL: '+31', BE: '+32', DE: '+49' };
 const iso = (ms: number) => new Date(ms).toISOString();
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
-/** A full task record (spec 2.3) with every field filled plausibly for its type and status. */
+/** A full task record (docs/api.md, Records) with every field filled plausibly for its type and status. */
 export function generateTask(rng: Rng, master: MasterData, spec: TaskSpec): Task {
   const plannedEnd = spec.plannedStart + rng.int(2, 9) * 10 * minute;
   const isStop = !spec.type.isStart && !spec.type.isEnd;
@@ -123,7 +123,7 @@ function completion(
             },
           ]
         : [],
-    // Before completion the TMS reports 0/0 (the field is not nullable in spec 2.3).
+    // Before completion the TMS reports 0/0 (the field is not nullable in docs/api.md, Records).
     location: done
       ? { latitude: location.latitude, longitude: location.longitude }
       : { latitude: 0, longitude: 0 },

@@ -1,4 +1,4 @@
-import type { NewGood, NewScanTrace } from '../../../schemas/index.js';
+import type { NewGood, NewScanTrace } from '../records/index.js';
 import type { DriverData, OperatorData } from './driver-data.js';
 import { notFound, unknownReference } from './validate-body.js';
 

@@ -1,4 +1,4 @@
-import type { ProcessedMutation } from '../../../schemas/index.js';
+import type { ProcessedMutation } from '../records/index.js';
 import { SimHttpError } from '../sim-http-error.js';
 import type { DriverData } from './driver-data.js';
 

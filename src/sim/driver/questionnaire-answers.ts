@@ -1,4 +1,4 @@
-import type { QuestionnaireAnswers } from '../../../schemas/index.js';
+import type { QuestionnaireAnswers } from '../records/index.js';
 import { SimHttpError } from '../sim-http-error.js';
 import type { DriverData } from './driver-data.js';
 import { listQuestionnaires } from './driver-listings.js';

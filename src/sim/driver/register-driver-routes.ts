@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { GetProcessedMutationIds } from '../../../schemas/index.js';
+import { GetProcessedMutationIds } from '../records/index.js';
+import type { RecordShapes } from '../records/record-shapes.js';
 import type { SimContext } from '../sim-context.js';
 import { SimHttpError } from '../sim-http-error.js';
 import { registerDossierRoutes } from './dossier-routes.js';
@@ -20,9 +21,11 @@ export interface DriverRoutesContext {
   readonly ctx: SimContext;
   readonly data: DriverData;
   readonly cache: ResponseCache;
+  /** The wire form of a record (variant.recordShapes). */
+  readonly shapes: RecordShapes;
 }
 
-/** The list envelope of spec 2.1, used for every JSON answer of the Driver API. */
+/** The list envelope of docs/api.md, Envelopes, used for every JSON answer of the Driver API. */
 export const envelope = (items: readonly unknown[]) => ({
   data: { code: 200, items, itemCount: items.length },
 });
@@ -38,7 +41,7 @@ const iso = (ctx: SimContext) => new Date(ctx.now()).toISOString();
 
 function registerRead(
   app: FastifyInstance,
-  { ctx, data, cache }: DriverRoutesContext,
+  { ctx, data, cache, shapes }: DriverRoutesContext,
   route: ReadRoute,
 ): void {
   app.get(route.path, async (request: FastifyRequest, reply) => {
@@ -51,7 +54,9 @@ function registerRead(
         route.scope === 'operator'
           ? route.read(data, operatorOf(data, caller.operatorId), input)
           : route.read(data, input);
-      body = JSON.stringify(envelope(items));
+      body = JSON.stringify(
+        envelope(items.map((item) => shapes(route.stream, item as Record<string, unknown>))),
+      );
       cache.set(key, body);
     }
     return reply

@@ -1,8 +1,8 @@
-import type { Ride, RideUpdate } from '../../../schemas/index.js';
+import type { Ride, RideUpdate } from '../records/index.js';
 import { SimHttpError } from '../sim-http-error.js';
 
 /**
- * Start or end a ride: planned -> started -> ended (chosen here; spec section 3 shows no states).
+ * Start or end a ride: planned -> started -> ended (chosen here; docs/api.md, States shows no states).
  * Repeating the same start or end is accepted (same state); anything else out of order is a 409.
  */
 export function patchRide(ride: Ride, update: RideUpdate): Ride {

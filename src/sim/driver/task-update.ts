@@ -1,12 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Task, TaskUpdate } from '../../../schemas/index.js';
+import type { Task, TaskUpdate } from '../records/index.js';
 import { SimHttpError } from '../sim-http-error.js';
 import type { MasterData } from './driver-data.js';
 import { unknownReference } from './validate-body.js';
 
 type Status = Task['status'];
 
-/** Task transitions (spec section 3 shows none; chosen here): completed and cancelled are final. */
+/** Task transitions (docs/api.md, States shows none; chosen here): completed and cancelled are final. */
 const nextStatuses: Record<Status, readonly Status[]> = {
   notStarted: ['started', 'cancelled'],
   started: ['completed', 'cancelled'],

@@ -18,7 +18,7 @@ interface WriteBase<S extends TSchema> {
   readonly body: S;
 }
 
-/** A write that takes `operatorId` (spec 4.1); `changesPlan` moves the planning's `generatedAt`. */
+/** A write that takes `operatorId` (docs/api.md, Operations); `changesPlan` moves the planning's `generatedAt`. */
 export interface OperatorWrite<S extends TSchema = TSchema> extends WriteBase<S> {
   readonly scope: 'operator';
   readonly changesPlan?: boolean;

@@ -11,7 +11,7 @@ export interface SimFailure {
 
 /**
  * Sends a failure in the variant's error body: `json` `{"error": {status, code, message, details?}}`
- * (PRODUCT.md section 8), `flat` `{"status", "message"}`, or `text` (text/plain).
+ * (docs/simulator.md), `flat` `{"status", "message"}`, or `text` (text/plain).
  */
 export function sendFailure(
   reply: FastifyReply,

@@ -7,7 +7,7 @@ import type { FaultProfileName, FaultRates } from '../sim-options.js';
 
 type BodyFault = 'truncate' | 'stall';
 
-/** Injects the faults of spec section 7 into API requests; admin routes (`/_sim/`) never fault. */
+/** Injects the faults of docs/api.md, Errors into API requests; admin routes (`/_sim/`) never fault. */
 export interface FaultInjector {
   rates(): FaultRates;
   /** Switches the profile at run time; 422 on an unknown profile or a rate out of range. */
@@ -25,7 +25,10 @@ export function createFaultInjector(
   const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.url.startsWith('/_sim/')) return;
     const current = rates;
-    if (current.latencyMs > 0) await sleep(current.latencyMs);
+    // No draw for the jitter when there is none: the seeded fault sequence stays what it was.
+    const jitter = current.latencyJitterMs > 0 ? current.latencyJitterMs * random() : 0;
+    const latency = current.latencyMs + jitter;
+    if (latency > 0) await sleep(latency);
     const fault = draw(current, random());
     if (fault === 'reset') {
       request.raw.socket.destroy();

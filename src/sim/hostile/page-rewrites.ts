@@ -1,6 +1,6 @@
 import type { HostileMode } from './hostile-rule.js';
 
-/** A listing page as the simulator serves it (spec 2.2). */
+/** A listing page as the simulator serves it (docs/api.md, Envelopes). */
 export interface PageJson {
   data: {
     items?: Array<Record<string, unknown>>;

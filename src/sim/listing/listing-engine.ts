@@ -4,7 +4,7 @@ import { type ListingQuery, parseListingQuery } from './listing-query.js';
 import type { ListingSource } from './listing-source.js';
 import { createSortedOrders } from './sorted-order.js';
 
-/** Answers every paginated REST listing by the rules of spec section 8. */
+/** Answers every paginated REST listing by the rules of docs/api.md, Listings. */
 export interface ListingEngine {
   /** The page's JSON body for the request's query parameters; throws SimHttpError 400 on bad ones. */
   page(source: ListingSource, query: Record<string, unknown>): string;

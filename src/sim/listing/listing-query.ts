@@ -19,7 +19,7 @@ export interface ListingQuery {
 const badQuery = (message: string) => new SimHttpError(400, 'invalid_query', message);
 
 /**
- * Checks the pagination parameters of spec section 8. On a follow-up page the cursor's filter
+ * Checks the pagination parameters of docs/api.md, Listings. On a follow-up page the cursor's filter
  * holds; `since`, `sort` and `status` may be repeated but must then equal the cursor's.
  */
 export function parseListingQuery(

@@ -6,7 +6,7 @@ export interface ListingFilter {
   readonly since?: number;
 }
 
-/** Page sizes of a listing (spec section 8: 100 and 1000, lower on a few listings). */
+/** Page sizes of a listing (docs/api.md, Listings: 100 and 1000, lower on a few listings). */
 export interface ListingLimits {
   readonly default: number;
   readonly max: number;

@@ -1,7 +1,7 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Client, ClientPatch, NewClient, NewClientContact } from '../../../schemas/index.js';
 import type { ClientRecord } from '../data/client-generator.js';
+import { Client, ClientPatch, NewClient, NewClientContact } from '../records/index.js';
 import { createBodyChecker, requireObject, schemaProblems, validationFailed } from './body-checker.js';
 import { mergePatch } from './merge-patch.js';
 import { type IdParams, type ServiceDeps, sendJson, singleEnvelope } from './service-deps.js';
@@ -10,7 +10,7 @@ const checkNewClient = createBodyChecker(NewClient);
 const checkNewContact = createBodyChecker(NewClientContact);
 const clientCheck = TypeCompiler.Compile(Client);
 
-/** The Client service, spec section 4.3. */
+/** The Client service, docs/api.md, Operations. */
 export function registerClientRoutes(app: FastifyInstance, deps: ServiceDeps): void {
   const { guard, listings, variant } = deps;
   const clients = deps.data.clients;

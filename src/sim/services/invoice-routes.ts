@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { InvoicePatch, NewPayment } from '../../../schemas/index.js';
+import { InvoicePatch, NewPayment } from '../records/index.js';
 import { createBodyChecker } from './body-checker.js';
 import { type IdParams, type ServiceDeps, sendJson, singleEnvelope } from './service-deps.js';
 
 const checkPatch = createBodyChecker(InvoicePatch);
 const checkPayment = createBodyChecker(NewPayment);
 
-/** The Invoice service, spec section 4.2 (state machine in docs/simulator.md). */
+/** The Invoice service, docs/api.md, Operations (state machine in docs/simulator.md). */
 export function registerInvoiceRoutes(app: FastifyInstance, deps: ServiceDeps): void {
   const { guard, listings, variant } = deps;
   const invoices = deps.data.invoices;

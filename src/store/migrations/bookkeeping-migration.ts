@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 import type { SqlTypes } from '../store-dialect.js';
 
-/** The bookkeeping tables (PRODUCT.md section 5). Static: a later change is a new numbered migration. */
+/** The bookkeeping tables (docs/store.md). Static: a later change is a new numbered migration. */
 export function bookkeepingMigration(types: SqlTypes): Migration {
   return {
     async up(db: Kysely<unknown>) {
@@ -70,6 +70,22 @@ export function childRefreshMigration(types: SqlTypes): Migration {
 }
 
 /** The child queue: parents whose children a child stream must refresh, filled with the parent's pages. */
+/**
+ * `0005-child-failures`: a parent whose children could not be fetched stays queued with why
+ * (`last_error`) and how many runs failed on it (`failures`).
+ */
+export function childFailuresMigration(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('child_queue').addColumn('last_error', 'text').execute();
+      await db.schema
+        .alterTable('child_queue')
+        .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  };
+}
+
 export function childQueueMigration(types: SqlTypes): Migration {
   return {
     async up(db: Kysely<unknown>) {

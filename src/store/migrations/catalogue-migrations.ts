@@ -1,21 +1,28 @@
 import type { Migration } from 'kysely';
 import type { SqlTypes } from '../store-dialect.js';
 import type { StreamTable } from '../stream-tables.js';
-import { bookkeepingMigration, childQueueMigration, childRefreshMigration } from './bookkeeping-migration.js';
-import { addColumnMigration, createStreamTableMigration } from './stream-table-migrations.js';
+import {
+  bookkeepingMigration,
+  childFailuresMigration,
+  childQueueMigration,
+  childRefreshMigration,
+} from './bookkeeping-migration.js';
+import { schemaRegistryMigration } from './schema-registry-migration.js';
+import { createStreamTableMigration, specColumnMigration } from './stream-table-migrations.js';
 
 /**
  * Every migration the store knows, by name. The names are the rule that turns a catalogue change
  * into a migration (docs/store.md):
- * - `0001-bookkeeping`, `0002-child-queue`, `0003-child-refresh`: static, numbered; the next is `0004-...`;
+ * - `0001-bookkeeping` ... `0005-child-failures`: static, numbered; the next is `0006-...`;
  * - `stream-<stream>`: the table of a stream with its fixed columns (adding a stream adds it);
- * - `stream-<stream>-column-<column>`: one typed column (adding a column adds it; it is backfilled).
+ * - `stream-<stream>-spec-<column>`: one of the catalogue's typed columns (adding one adds it; it is
+ *   backfilled). Inferred columns are no migrations: writes add them (prepare-rows.ts).
  * A name sorts before its table's column names, so a new stream's table exists before its columns.
  * Names that ran before but left the catalogue (a removed stream or column) stay as no-ops: their
  * table or column remains in the database, unwritten, for whoever still reads it.
  */
 export function catalogueMigrations(
-  tables: Iterable<StreamTable>,
+  tables: readonly StreamTable[],
   types: SqlTypes,
   executed: readonly string[],
 ): Record<string, Migration> {
@@ -23,11 +30,13 @@ export function catalogueMigrations(
     '0001-bookkeeping': bookkeepingMigration(types),
     '0002-child-queue': childQueueMigration(types),
     '0003-child-refresh': childRefreshMigration(types),
+    '0004-schema-registry': schemaRegistryMigration(types, [...tables]),
+    '0005-child-failures': childFailuresMigration(),
   };
   for (const table of tables) {
     migrations[`stream-${table.name}`] = createStreamTableMigration(table, types);
     for (const column of table.columns) {
-      migrations[`stream-${table.name}-column-${column.name}`] = addColumnMigration(table, column, types);
+      migrations[`stream-${table.name}-spec-${column.name}`] = specColumnMigration(table, column, types);
     }
   }
   for (const name of executed) migrations[name] ??= { up: async () => {} };

@@ -19,7 +19,7 @@ export interface MigrationSummary {
  */
 export async function migrateStore(
   dialect: StoreDialect,
-  tables: Iterable<StreamTable>,
+  tables: readonly StreamTable[],
 ): Promise<MigrationSummary> {
   const executed = await executedMigrations(dialect.db);
   const migrator = new Migrator({

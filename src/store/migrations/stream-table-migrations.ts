@@ -1,12 +1,16 @@
 import { type Kysely, type Migration, sql } from 'kysely';
-import { compilePath, toColumnValue } from '../column-values.js';
-import type { StreamTables } from '../database.js';
+import { columnConverters, misfit } from '../columns/column-values.js';
+import { registerColumn } from '../columns/schema-statements.js';
+import type { StoreDatabase, StreamTables } from '../database.js';
 import type { SqlTypes } from '../store-dialect.js';
 import type { StreamTable, TypedColumn } from '../stream-tables.js';
 
 const backfillBatch = 1000;
 
-/** Creates a stream table with the fixed columns (PRODUCT.md section 5); typed columns come one migration each. */
+/**
+ * Creates a stream table with the fixed columns (docs/store.md) and its `stream_schemas` row;
+ * the spec's typed columns come one migration each, inferred ones with the records (prepare-rows.ts).
+ */
 export function createStreamTableMigration(table: StreamTable, types: SqlTypes): Migration {
   const key = table.scopeColumn ? [table.scopeColumn, 'id'] : ['id'];
   return {
@@ -28,19 +32,38 @@ export function createStreamTableMigration(table: StreamTable, types: SqlTypes):
         .column('deleted_at')
         .where(sql.ref('deleted_at'), 'is not', null)
         .execute();
+      await (db as Kysely<StoreDatabase>)
+        .insertInto('stream_schemas')
+        .values({ stream: table.name, version: 0, refused_fields: 0, updated_at: new Date().toISOString() })
+        .execute();
     },
   };
 }
 
 /**
- * Adds one typed column and fills it from `data` of the rows already stored, with the same
- * extraction as the write path, so BI sees a new column complete without a re-sync (a re-sync
+ * Adds one of the catalogue's typed columns, registers it in `stream_columns` (a new version of
+ * the table's columns) and fills it from `data` of the rows already stored, with the same
+ * conversion as the write path, so BI sees a new column complete without a re-sync (a re-sync
  * would not rewrite unchanged rows).
  */
-export function addColumnMigration(table: StreamTable, column: TypedColumn, types: SqlTypes): Migration {
+export function specColumnMigration(table: StreamTable, column: TypedColumn, types: SqlTypes): Migration {
   return {
     async up(db: Kysely<unknown>) {
+      const store = db as Kysely<StoreDatabase>;
       await db.schema.alterTable(table.name).addColumn(column.name, types.typed[column.type]).execute();
+      const { count } = await store
+        .selectFrom('stream_columns')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('stream', '=', table.name)
+        .executeTakeFirstOrThrow();
+      await store.executeQuery(
+        registerColumn(store, table.name, column, Number(count), new Date().toISOString()),
+      );
+      await store
+        .updateTable('stream_schemas')
+        .set((eb) => ({ version: eb('version', '+', 1), updated_at: new Date().toISOString() }))
+        .where('stream', '=', table.name)
+        .execute();
       await backfillColumn(db as unknown as Kysely<StreamTables>, table, column, types);
     },
   };
@@ -52,8 +75,13 @@ async function backfillColumn(
   column: TypedColumn,
   types: SqlTypes,
 ) {
-  const get = compilePath(column.path);
-  const convert = toColumnValue[column.type];
+  const convert = columnConverters[column.type];
+  const get = (record: unknown) =>
+    column.path.reduce<unknown>(
+      (value, step) =>
+        value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[step] : undefined,
+      record,
+    );
   const scope = table.scopeColumn ?? 'id';
   let after: { scope: unknown; id: string } | undefined;
   for (;;) {
@@ -69,7 +97,7 @@ async function backfillColumn(
       .execute();
     for (const row of rows) {
       const value = convert(get(types.decodeJson(row.data)));
-      if (value === null) continue;
+      if (value === null || value === misfit) continue;
       await db
         .updateTable(table.name)
         .set({ [column.name]: types.encode(value) })

@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import type { Logger } from '../../logger.js';
-import { runPageInTransaction } from '../run-page.js';
+import { pageWorkTransaction } from '../page-work-transaction.js';
 import type { StoreDialect } from '../store-dialect.js';
 import { postgresEnqueueParentsQueries } from './postgres-child-queue.js';
 import { loadPostgresIdSet } from './postgres-id-set.js';
@@ -29,7 +29,7 @@ export function openPostgresDialect(options: PostgresDialectOptions): StoreDiale
     types: postgresTypes,
     createPageUpsert: (table) => createPostgresPageUpsert(table),
     enqueueParentsQueries: postgresEnqueueParentsQueries,
-    runPage: (work) => runPageInTransaction(db, work),
+    commitPageWork: (work) => pageWorkTransaction(db, work),
     loadIdSet: (trx, values) => loadPostgresIdSet(trx, values),
   };
 }

@@ -7,7 +7,7 @@ const chunkSize = 50_000;
 /**
  * Loads an id set into a temporary table dropped at commit, in array-parameter chunks, and
  * analyzes it: without statistics the planner guesses a size and, for a set of a few ids against
- * a table of a million rows, scans the whole table (measured: seconds per child batch).
+ * a table of a million rows, scans the whole table (docs/store.md, child refresh).
  */
 export async function loadPostgresIdSet(
   trx: Transaction<StoreDatabase>,

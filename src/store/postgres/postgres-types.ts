@@ -11,6 +11,7 @@ export const postgresTypes: SqlTypes = {
     integer: 'integer',
     bigint: 'bigint',
     real: 'double precision',
+    number: 'numeric',
     boolean: 'boolean',
     timestamp: 'timestamptz',
     date: 'date',

@@ -6,7 +6,7 @@ import { postgresTypes } from './postgres-types.js';
 
 /**
  * The PostgreSQL page upsert: all rows of all groups as ONE JSONB parameter expanded by
- * `jsonb_to_recordset` (PERF-NOTES: the fastest path measured), one round trip per page or per
+ * `jsonb_to_recordset` (BENCHMARKS.md: the fastest path measured), one round trip per page or per
  * batch of child scopes (each row carries its scope). `xmax = 0` tells inserted rows from updated
  * ones. Only when some rows were neither (guarded) does a second statement tell the stale ones
  * from the unchanged, by their stored sequence: a backfill never pays for that join.

@@ -32,11 +32,16 @@ export function openSqliteDialect(options: SqliteDialectOptions): StoreDialect {
     enqueueParentsQueries: sqliteEnqueueParentsQueries,
     // The whole page transaction is one message: the thread never waits for this one between
     // statements, so it writes this page while this thread prepares the next.
-    runPage: (work) =>
+    commitPageWork: (work) =>
       db.connection().execute(() =>
         thread.page({
+          growth: work.growth && {
+            claim: statementOf(work.growth.claim),
+            statements: work.growth.statements.map(statementOf),
+          },
           upsert: (work.upsert as ThreadUpsert).work,
           statements: work.statements.map(statementOf),
+          check: work.check && statementOf(work.check),
           transition: work.transition && statementOf(work.transition),
           rollback: work.rollback,
         }),

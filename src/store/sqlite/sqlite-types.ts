@@ -11,6 +11,7 @@ export const sqliteTypes: SqlTypes = {
     integer: 'integer',
     bigint: 'integer',
     real: 'real',
+    number: 'numeric',
     boolean: 'integer',
     timestamp: 'text',
     date: 'text',

@@ -6,8 +6,8 @@ import { sqliteTypes } from './sqlite-types.js';
 
 /**
  * The SQLite page upsert: one prepared statement per table, run per row on the SQLite thread
- * inside the caller's transaction (PERF-NOTES: the fastest path measured; the query builder costs
- * ~20-30% here). The values are bound here, on the main thread, and sent as one message.
+ * inside the caller's transaction: the fastest path measured (BENCHMARKS.md), where the query
+ * builder is measurably slower. The values are bound here, on the main thread, and sent as one message.
  * `RETURNING rowid` tells the outcome: no row = guarded (unchanged or stale); a rowid above the
  * table's highest before the statement = inserted (keys are unique within a scope's rows).
  */

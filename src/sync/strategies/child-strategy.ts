@@ -1,87 +1,113 @@
+import pMap from 'p-map';
 import type { ChildStream } from '../../../config/stream-definition.js';
 import { HttpStatusError } from '../../client/index.js';
-import type { ScopeReplacement } from '../../store/store.js';
-import type { PartitionJob } from '../partition-job.js';
-import { keyReader, toStoreRejects } from '../record-keys.js';
-import type { StreamStrategy } from '../stream-strategy.js';
+import type { ChildWork, ParentBatch, ScopeReplacement } from '../../store/store.js';
+import { describeError } from '../../tms-sync-error.js';
+import { keyedRecords, sequenceReader } from '../record-keys.js';
+import type { PartitionContext, StreamStrategy } from '../stream-strategy.js';
+import { LeftBehindError } from '../sync-errors.js';
 import { fetchChildren } from './fetch-children.js';
+import { isParentFault } from './parent-fault.js';
+import { createScopeCommitter, type ScopeCommitter } from './scope-committer.js';
 
-const parentsPerBatch = 200;
+type Child = PartitionContext<ChildStream>;
+
+const leftParents = {
+  one: 'parent',
+  many: 'parents',
+  outcome: "every other parent's children were stored; they stay queued and the next run tries them again",
+};
 
 /**
- * Children are refreshed for each parent the parent's run changed: its pages put their ids in the
- * store's child queue in the same transaction. A batch of queued parents is taken, the live
- * parents' children are fetched (bounded concurrency) and replace their scopes in ONE transaction,
- * deleted parents' children are marked `parent_deleted`, and only then is the batch removed from
- * the queue (a crash repeats the batch; writes are idempotent). A parent's full cycle marks the
- * stream to refresh every live parent instead (one mark, its progress kept per batch).
+ * Children are refreshed for each parent the parent's runs changed (the run's child work: the
+ * parents queued by the parent's pages, or every live parent after its full cycle). Up to
+ * `TMS_MAX_CONCURRENCY` parents are fetched at once, across batches; each parent's children
+ * replace its scope as soon as they arrive, committed in groups (scope-committer.ts), and only
+ * then is the parent off the queue (a crash repeats at most the parents in flight). A parent whose
+ * request still fails after the client's patience is left queued with its error while the others
+ * go on; the run tries it once more at the end, then fails naming how many are left.
  * `--full` and `--reconcile` queue every parent first.
  */
 export const childStrategy: StreamStrategy<ChildStream> = {
   partitions: () => [''],
-  async run(job) {
-    const { store } = job.ctx;
-    if ((job.options.full || job.options.reconcile) && !job.options.dryRun) {
-      await store.enqueueAllParents(job.stream, job.definition.parent);
+  async run(partition) {
+    const work = partition.run.childWork();
+    if (partition.full || partition.reconcile) await work.queueEveryParent();
+    const committer = createScopeCommitter(partition.run);
+    const inFlight = new Set<Promise<void>>();
+    const settled = async () => {
+      await Promise.all(inFlight);
+      await committer.drain();
+    };
+    try {
+      await pMap(
+        parentsToFetch(work, committer, settled),
+        (item) => {
+          const fetched = refreshParent(partition, committer, item.batch, item.parentId);
+          inFlight.add(fetched);
+          return fetched.finally(() => inFlight.delete(fetched));
+        },
+        { concurrency: partition.settings.tms.maxConcurrency, signal: partition.signal },
+      );
+    } finally {
+      // What was fetched before a failure is still committed; nothing runs on after the run ends.
+      await Promise.allSettled(inFlight);
+      await committer.drain().catch(() => undefined);
     }
-    await refreshAllParents(job);
-    let after: string | undefined;
-    for (;;) {
-      job.signal?.throwIfAborted();
-      const parents = await store.pendingParents(job.stream, { limit: parentsPerBatch, after });
-      if (parents.length === 0) return;
-      await refreshBatch(job, parents);
-      // A dry run leaves the queue as it is, so it pages through it instead of draining it.
-      if (job.options.dryRun) after = parents.at(-1);
-      else await store.ackParents(job.stream, parents);
+    await committer.drain();
+    const left = work.left();
+    if (left.count > 0) {
+      const first = left.first && { what: `parent ${left.first.parentId}`, error: left.first.error };
+      throw new LeftBehindError(partition.stream, left.count, leftParents, first);
     }
   },
 };
 
-/** After a parent's full cycle: every live parent, in id order, from where an interrupted pass stood. */
-async function refreshAllParents(job: PartitionJob<ChildStream>): Promise<void> {
-  const { store } = job.ctx;
-  const dryRun = job.options.dryRun ?? false;
-  const pending = await store.refreshAllPending(job.stream, { take: !dryRun });
-  if (!pending) return;
-  const batches = store.liveIds(job.definition.parent, { batchSize: parentsPerBatch, after: pending.after });
-  for await (const parents of batches) {
-    job.signal?.throwIfAborted();
-    await refreshBatch(job, parents);
-    if (!dryRun) await store.advanceRefreshAll(job.stream, parents.at(-1));
+/** The live parents of every batch, one by one; the gone ones go straight to the committer. */
+async function* parentsToFetch(
+  work: ChildWork,
+  committer: ScopeCommitter,
+  settled: () => Promise<void>,
+): AsyncGenerator<{ batch: ParentBatch; parentId: string }> {
+  for await (const batch of work.batches(settled)) {
+    for (const parentId of batch.parents) {
+      if (batch.live.has(parentId)) yield { batch, parentId };
+      else committer.gone(batch, parentId);
+    }
   }
-  if (!dryRun) await store.advanceRefreshAll(job.stream, undefined);
 }
 
-async function refreshBatch(job: PartitionJob<ChildStream>, parents: readonly string[]): Promise<void> {
-  const live = await job.ctx.store.liveKeys(job.definition.parent, parents);
-  const gone = parents.filter((id) => !live.has(id));
-  const queue = parents.filter((id) => live.has(id));
-  const scopes: ScopeReplacement[] = [];
-  const workers = Array.from({ length: job.ctx.settings.sync.childConcurrency }, async () => {
-    for (let parentId = queue.shift(); parentId !== undefined; parentId = queue.shift()) {
-      const scope = await fetchScope(job, parentId);
-      if (scope) scopes.push(scope);
-      else gone.push(parentId);
-    }
-  });
-  await Promise.all(workers);
-  if (gone.length > 0) await job.markDeletedByScope({ scopeValues: gone, reason: 'parent_deleted' });
-  if (scopes.length > 0) await job.replaceScopes(scopes);
+async function refreshParent(
+  partition: Child,
+  committer: ScopeCommitter,
+  batch: ParentBatch,
+  parentId: string,
+): Promise<void> {
+  committer.check();
+  let scope: ScopeReplacement | undefined;
+  try {
+    scope = await fetchScope(partition, parentId);
+  } catch (error) {
+    if (!isParentFault(error)) throw error;
+    partition.logger.warn({ parent: parentId, error: describeError(error) }, 'parent left for later');
+    committer.leave(batch, { parentId, error: describeError(error) });
+    return;
+  }
+  if (scope) await committer.replace(batch, scope);
+  else committer.gone(batch, parentId);
 }
 
 /** One parent's current children, or undefined when the parent vanished upstream since its run (404). */
-async function fetchScope(
-  job: PartitionJob<ChildStream>,
-  parentId: string,
-): Promise<ScopeReplacement | undefined> {
+async function fetchScope(partition: Child, parentId: string): Promise<ScopeReplacement | undefined> {
   try {
-    const batch = await fetchChildren(job, parentId);
-    return {
-      scope: parentId,
-      records: batch.items,
-      rejected: toStoreRejects(batch.rejected, keyReader(job.definition)),
+    const children = await fetchChildren(partition, parentId);
+    const origin = {
+      stream: partition.stream,
+      partition: partition.partition,
+      where: `the children of ${parentId}`,
     };
+    const sequenceOf = sequenceReader(partition.settings.sequenceField);
+    return { scope: parentId, records: keyedRecords(partition.definition, children, origin, sequenceOf) };
   } catch (error) {
     if (error instanceof HttpStatusError && error.status === 404) return undefined;
     throw error;

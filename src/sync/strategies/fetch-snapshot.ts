@@ -1,49 +1,102 @@
+import pMap from 'p-map';
 import type { SnapshotStream } from '../../../config/stream-definition.js';
-import { HttpStatusError, type RecordBatch } from '../../client/index.js';
-import type { PartitionJob } from '../partition-job.js';
-import { valuesAtPath } from '../record-keys.js';
+import type { JsonObject } from '../../../schemas/json-object.js';
+import { HttpStatusError } from '../../client/index.js';
+import type { StoreRecord } from '../../store/store.js';
+import { describeError } from '../../tms-sync-error.js';
+import { keyedRecords, sequenceReader, valuesAtPath } from '../record-keys.js';
+import type { PartitionContext } from '../stream-strategy.js';
+import { isParentFault } from './parent-fault.js';
 
-type Job = PartitionJob<SnapshotStream>;
+type Job = PartitionContext<SnapshotStream>;
 
-/**
- * The whole current list of one snapshot scope: one call, or, for listings that need `ids`, the ids
- * found in the synced rows of another stream (e.g. the goods of the operator's tasks), in batches.
- */
-export async function fetchSnapshot(job: Job): Promise<RecordBatch<unknown>> {
-  const { idsFrom } = job.definition;
-  if (!idsFrom) return fetchOne(job, {});
-  const batch: RecordBatch<unknown> = { items: [], rejected: [] };
-  for (const ids of chunks(await referencedIds(job), idsFrom.batch)) {
-    const part =
-      idsFrom.param === 'path'
-        ? await fetchOne(job, {}, { id: ids[0]! })
-        : await fetchOne(job, { ids: ids.join(',') });
-    batch.items.push(...part.items);
-    batch.rejected.push(...part.rejected);
-  }
-  return batch;
+/** One request of a snapshot: the whole list, a batch of ids, or one referenced resource. */
+interface SnapshotPart {
+  /** How errors name it: `the snapshot`, `ids 17..42`, `the answer for 42`. */
+  readonly what: string;
+  readonly query: Record<string, string>;
+  readonly pathParams?: Record<string, string>;
+  /** The key of a single record: what was asked for. */
+  readonly requested?: string;
 }
 
-async function fetchOne(
+/** The parts whose requests kept failing, with the first error. */
+export interface PartsLeft {
+  readonly count: number;
+  readonly first: { readonly what: string; readonly error: string } | undefined;
+}
+
+/**
+ * Fetches the whole current list of one snapshot scope, keyed, handing each part to `store` as it
+ * arrives: one call, or, for listings that need `ids`, the ids found in the synced rows of another
+ * stream (e.g. the goods of the operator's tasks) in batches fetched at once (up to
+ * TMS_MAX_CONCURRENCY). A part whose request keeps failing is tried once more after the others;
+ * the parts still failing are returned (the list is then incomplete).
+ */
+export async function fetchSnapshot(
   job: Job,
-  query: Record<string, string>,
-  pathParams?: Record<string, string>,
-): Promise<RecordBatch<unknown>> {
-  const { client } = job.ctx;
+  store: (records: StoreRecord[]) => Promise<void>,
+): Promise<PartsLeft> {
+  let parts = await snapshotParts(job);
+  let left: Array<{ what: string; error: string; part: SnapshotPart }> = [];
+  for (const pass of ['first', 'again'] as const) {
+    left = [];
+    await pMap(
+      parts,
+      async (part) => {
+        let records: StoreRecord[];
+        try {
+          records = keyed(job, part, await fetchPart(job, part));
+        } catch (error) {
+          if (!isParentFault(error) || parts.length === 1) throw error;
+          left.push({ what: part.what, error: describeError(error), part });
+          return;
+        }
+        await store(records);
+      },
+      { concurrency: job.settings.tms.maxConcurrency, signal: job.signal },
+    );
+    if (left.length === 0 || pass === 'again') break;
+    parts = left.map((entry) => entry.part);
+  }
+  const first = left[0];
+  return { count: left.length, first: first && { what: first.what, error: first.error } };
+}
+
+async function snapshotParts(job: Job): Promise<SnapshotPart[]> {
+  const { idsFrom } = job.definition;
+  if (!idsFrom) return [{ what: 'the snapshot', query: {} }];
+  const ids = await referencedIds(job);
+  if (idsFrom.param === 'path')
+    return ids.map((id) => ({ what: `the answer for ${id}`, query: {}, pathParams: { id }, requested: id }));
+  return [...chunks(ids, idsFrom.batch)].map((batch) => ({
+    what: `ids ${batch[0]}..${batch.at(-1)}`,
+    query: { ids: batch.join(',') },
+  }));
+}
+
+function keyed(job: Job, part: SnapshotPart, items: JsonObject[]): StoreRecord[] {
+  const sequenceOf = sequenceReader(job.settings.sequenceField);
+  const requested = part.requested ?? (job.definition.single ? job.partition || 'current' : undefined);
+  const origin = { stream: job.stream, partition: job.partition, where: part.what };
+  return keyedRecords(job.definition, items, { ...origin, ...(requested ? { requested } : {}) }, sequenceOf);
+}
+
+async function fetchPart(job: Job, part: SnapshotPart): Promise<JsonObject[]> {
+  const { client } = job;
   const call = {
     operatorId: job.definition.scope === 'operator' ? job.partition : undefined,
-    query: { ...job.definition.query, ...query },
-    pathParams,
+    query: { ...job.definition.query, ...part.query },
+    pathParams: part.pathParams,
     signal: job.signal,
   };
   try {
     return job.definition.single
-      ? await client.driverSingle(job.definition, call)
+      ? [await client.driverRecord(job.definition, call)]
       : await client.driverList(job.definition, call);
   } catch (error) {
     // A referenced resource that does not exist (an order without a dossier folder) is simply absent.
-    if (pathParams && error instanceof HttpStatusError && error.status === 404)
-      return { items: [], rejected: [] };
+    if (part.pathParams && error instanceof HttpStatusError && error.status === 404) return [];
     throw error;
   }
 }
@@ -54,7 +107,7 @@ async function referencedIds(job: Job): Promise<string[]> {
   const read = valuesAtPath(idsFrom.path);
   const ids = new Set<string>();
   const scope = job.definition.scope === 'operator' ? job.partition : undefined;
-  for await (const rows of job.ctx.store.liveRecords(idsFrom.stream, { scope })) {
+  for await (const rows of job.run.liveRecords(idsFrom.stream, scope)) {
     for (const row of rows) for (const id of read(row.data)) ids.add(id);
   }
   return [...ids].sort();

@@ -1,32 +1,22 @@
 import type { SequenceStream } from '../../../config/stream-definition.js';
-import type { PartitionJob } from '../partition-job.js';
-import { keyReader } from '../record-keys.js';
-import { childStreamsOf } from '../stream-order.js';
+import { keyedRecords } from '../record-keys.js';
+import type { PartitionContext } from '../stream-strategy.js';
+
+const noSequence = () => null;
 
 /**
- * Hard deletes are never returned by `since` (spec 8.6): a full scan of the default listing collects
- * every id that exists, and the live rows not among them are marked `reconcile_missing`. The
- * watermark is not touched; a scan that would delete an implausible share stops (MassDeleteError).
+ * Hard deletes are never returned by `since`: a full scan of the default listing collects every id
+ * that exists, and the live rows not among them are marked `reconcile_missing` (their children
+ * follow). The watermark is not touched; a scan that would delete an implausible share is held
+ * back (delete-guard.ts).
  */
-export async function reconcileIds(job: PartitionJob<SequenceStream>): Promise<void> {
-  const keyOf = keyReader(job.definition);
+export async function reconcileIds(partition: PartitionContext<SequenceStream>): Promise<void> {
+  const { client, definition, settings, stream } = partition;
   const seen = new Set<string>();
-  const pages = job.ctx.client.pages(job.definition, {
-    limit: job.ctx.settings.sync.pageLimit,
-    signal: job.signal,
-  });
+  const pages = client.pages(definition, { limit: settings.sync.pageLimit, signal: partition.signal });
   for await (const page of pages) {
-    for (const record of page.items) addKey(seen, keyOf(record));
-    // A record that failed validation still exists upstream: it must not be marked missing.
-    for (const { record } of page.rejected) addKey(seen, keyOf(record));
+    const origin = { stream, partition: partition.partition, where: `reconcile page ${page.pageNumber}` };
+    for (const { key } of keyedRecords(definition, page.items, origin, noSequence)) seen.add(key);
   }
-  await job.markMissing({
-    seenIds: seen,
-    reason: 'reconcile_missing',
-    enqueueChildren: childStreamsOf(job.stream),
-  });
-}
-
-function addKey(seen: Set<string>, key: string | null): void {
-  if (key !== null) seen.add(key);
+  await partition.run.markMissing({ seenIds: seen, reason: 'reconcile_missing' });
 }

@@ -1,11 +1,8 @@
 import type { SequenceStream } from '../../../config/stream-definition.js';
 import { HttpStatusError } from '../../client/index.js';
 import type { SyncState } from '../../store/store.js';
-import { createPagePipeline } from '../page-pipeline.js';
-import type { PartitionJob } from '../partition-job.js';
-import { keyReader, sequenceReader, toStoreRejects } from '../record-keys.js';
-import { childStreamsOf } from '../stream-order.js';
-import type { StreamStrategy } from '../stream-strategy.js';
+import { keyedRecords, sequenceReader } from '../record-keys.js';
+import type { PartitionContext, StreamStrategy } from '../stream-strategy.js';
 import { SyncProtocolError } from '../sync-errors.js';
 import { reconcileIds } from './reconcile-ids.js';
 
@@ -17,56 +14,50 @@ interface CycleState {
 /** Partition of the `status=deleted` listing, beside the default (`''`) one. */
 export const deletedPartition = 'deleted';
 
+type Sequence = PartitionContext<SequenceStream>;
+
 /**
- * Spec section 8 to the letter: the first cycle asks `since=1`; each page is committed with a
- * checkpoint (cursor + the cycle's `maxSequence`); the last page commits that `maxSequence` as the
- * watermark in the same transaction, never earlier, never backwards.
+ * The sync protocol to the letter (docs/sync-engine.md): the first cycle asks `since=1`; each page
+ * is committed with a checkpoint (cursor + the cycle's `maxSequence`); the last page commits that
+ * `maxSequence` as the watermark in the same transaction, never earlier, never backwards.
  */
 export const sequenceStrategy: StreamStrategy<SequenceStream> = {
   partitions: (definition) => (definition.softDeletes ? ['', deletedPartition] : ['']),
-  async run(job) {
-    const state = await job.readState();
-    const resumed = !job.options.full && state.cursor !== null;
+  async run(partition) {
+    const { run } = partition;
+    const resumed = !partition.full && run.state().cursor !== null;
     try {
-      await runCycle(job, state, resumed);
+      await runCycle(partition, run.state(), resumed);
     } catch (error) {
       if (!(resumed && isCursorRejected(error))) throw error;
-      job.ctx.logger.warn(
-        { stream: job.stream, partition: job.partition },
+      partition.logger.warn(
+        { stream: partition.stream, partition: partition.partition },
         'checkpoint cursor refused; restarting the cycle from the watermark',
       );
-      await runCycle(job, await job.readState(), false);
+      await runCycle(partition, run.state(), false);
     }
     // A resumed cycle ends at the snapshot of the run that started it, before this run began: one
     // more cycle from its watermark brings in what changed since, so every run ends up to date.
-    if (resumed) await runCycle(job, await job.readState(), false);
-    if (job.options.reconcile && job.partition === '') await reconcileIds(job);
+    if (resumed) await runCycle(partition, run.state(), false);
+    if (partition.reconcile && partition.partition === '') await reconcileIds(partition);
   },
 };
 
-async function runCycle(job: PartitionJob<SequenceStream>, start: SyncState, resume: boolean): Promise<void> {
-  const { ctx, definition, stream } = job;
-  const since = resume ? sinceOfCheckpoint(start) : job.options.full ? 1 : (start.watermark ?? 1);
-  const keyOf = keyReader(definition);
-  const sequenceOf = sequenceReader(ctx.settings.sequenceField);
-  const children = childStreamsOf(stream);
-  // A full cycle of the live listing touches every parent: instead of a queue entry per parent and
-  // child (PostgreSQL spent a quarter of a backfill on them), its last page marks each child stream
-  // to refresh every live parent, in the transaction that commits the watermark.
-  const fullCycle = since === 1 && job.partition === '';
-  let version = start.version;
+async function runCycle(partition: Sequence, start: SyncState, resume: boolean): Promise<void> {
+  const { client, definition, settings, stream, run } = partition;
+  const since = resume ? sinceOfCheckpoint(start) : partition.full ? 1 : (start.watermark ?? 1);
+  const sequenceOf = sequenceReader(settings.sequenceField);
+  // A full cycle of the live listing touches every parent: its child streams get one "refresh
+  // every parent" mark with the last page instead of a queue entry per parent.
+  const fullCycle = since === 1 && partition.partition === '';
   let cycleMax = resume ? start.cycleMaxSequence : null;
-  const pages = ctx.client.pages(definition, {
+  const pages = client.pages(definition, {
     since,
     cursor: resume ? (start.cursor ?? undefined) : undefined,
-    limit: ctx.settings.sync.pageLimit,
-    status: job.partition === deletedPartition ? 'deleted' : undefined,
-    signal: job.signal,
+    limit: settings.sync.pageLimit,
+    status: partition.partition === deletedPartition ? 'deleted' : undefined,
+    signal: partition.signal,
   });
-  // Pages are written in order, one in flight while the next is fetched and prepared. Each
-  // committed transition bumps the state's version by one, so the next page can expect it before
-  // the write lands; if that write fails, the pages behind it are not written at all.
-  const pipeline = createPagePipeline();
   try {
     for await (const page of pages) {
       const maxSequence = checkMaxSequence(stream, page.maxSequence, cycleMax, start.watermark);
@@ -74,39 +65,26 @@ async function runCycle(job: PartitionJob<SequenceStream>, start: SyncState, res
       const last = !page.hasMore;
       // An empty page that says hasMore holds nothing to keep: checkpointing its cursor would let a
       // server serving endless empty pages move the state before the client gives up on it.
-      if (!last && page.items.length === 0 && page.rejected.length === 0) continue;
-      const expectedVersion = version;
-      version += 1;
-      await pipeline.push((after) =>
-        job.writePage(
-          {
-            records: page.items,
-            rejected: toStoreRejects(page.rejected, keyOf),
-            sequenceOf,
-            deletedUpstream: job.partition === deletedPartition,
-            enqueueChildren: fullCycle ? [] : children,
-            refreshAllChildren: fullCycle && last ? children : [],
-            state: last
-              ? {
-                  expectedVersion,
-                  watermark: maxSequence,
-                  cursor: null,
-                  cycleMaxSequence: null,
-                  strategyState: null,
-                }
-              : {
-                  expectedVersion,
-                  cursor: page.nextCursor ?? null,
-                  cycleMaxSequence: maxSequence,
-                  strategyState: { since } satisfies CycleState,
-                },
-          },
-          after,
-        ),
-      );
+      if (!last && page.items.length === 0) continue;
+      const origin = { stream, partition: partition.partition, where: `page ${page.pageNumber}` };
+      // Returns once the page before it committed: the next page is fetched while this one is written.
+      await run.commitPage({
+        records: keyedRecords(definition, page.items, origin, sequenceOf),
+        deletedUpstream: partition.partition === deletedPartition,
+        fullCycle,
+        state: last
+          ? { watermark: maxSequence }
+          : {
+              checkpoint: {
+                cursor: page.nextCursor ?? null,
+                cycleMaxSequence: maxSequence,
+                strategyState: { since } satisfies CycleState,
+              },
+            },
+      });
     }
   } finally {
-    await pipeline.drain();
+    await run.flush();
   }
 }
 
@@ -118,7 +96,7 @@ function checkMaxSequence(
   watermark: number | null,
 ): number {
   if (maxSequence === undefined) {
-    throw new SyncProtocolError(stream, 'a page of a since listing carries no maxSequence (spec 8)');
+    throw new SyncProtocolError(stream, 'a page of a since listing carries no maxSequence');
   }
   if (cycleMax !== null && maxSequence !== cycleMax) {
     throw new SyncProtocolError(

@@ -1,36 +1,52 @@
 import type { SnapshotStream } from '../../../config/stream-definition.js';
-import type { RejectedRecord } from '../../client/index.js';
-import type { EngineContext } from '../engine-context.js';
-import type { PartitionJob } from '../partition-job.js';
-import { keyReader, toStoreRejects } from '../record-keys.js';
+import type { StoreRecord } from '../../store/store.js';
 import type { StreamStrategy } from '../stream-strategy.js';
-import { SyncConfigurationError } from '../sync-errors.js';
+import { LeftBehindError, SyncConfigurationError } from '../sync-errors.js';
 import { fetchSnapshot } from './fetch-snapshot.js';
 
+const leftBatches = {
+  one: 'request',
+  many: 'requests',
+  outcome: 'everything else was stored, and no row was marked deleted on the incomplete list',
+};
+
 /**
- * The full list replaces the scope: every record is upserted (unchanged rows are not rewritten),
- * then, only after the complete pass, the rows no longer listed are marked `snapshot_missing`,
- * unless that would delete an implausible share of the scope (MassDeleteError).
+ * The full list replaces the scope: every part of it is upserted as it arrives (unchanged rows are
+ * not rewritten), then, only after a complete pass, the rows no longer listed are marked
+ * `snapshot_missing`, unless the delete guard finds that implausible and holds them back
+ * (delete-guard.ts). A pass with parts that kept failing marks nothing and fails the run.
  */
 export const snapshotStrategy: StreamStrategy<SnapshotStream> = {
   partitions: (definition, ctx) => (definition.scope === 'operator' ? operatorsOf(ctx) : ['']),
-  async run(job) {
-    const scope = job.definition.scope === 'operator' ? job.partition : undefined;
-    const { items, rejected } = await fetchSnapshot(job);
-    const keyOf = keyReader(job.definition);
-    const state = await job.readState();
-    await job.writePage({
-      scope,
-      records: items,
-      rejected: toStoreRejects(rejected, keyOf),
-      state: { expectedVersion: state.version, strategyState: { lastPassAt: job.ctx.now().toISOString() } },
+  async run(partition) {
+    const { run } = partition;
+    const scope = partition.definition.scope === 'operator' ? partition.partition : undefined;
+    const seenIds: string[] = [];
+    let parts = 0;
+    const state = { strategyState: { lastPassAt: partition.now().toISOString() } };
+    const commit = (records: StoreRecord[]) =>
+      run.commitPage({ ...(scope === undefined ? {} : { scope }), records, state });
+    const left = await fetchSnapshot(partition, async (records) => {
+      for (const record of records) seenIds.push(record.key);
+      parts += 1;
+      await commit(records);
     });
-    await job.markMissing({ scope, seenIds: seenKeys(items, rejected, keyOf), reason: 'snapshot_missing' });
+    // An empty list (no ids referenced) still records the pass.
+    if (parts === 0) await commit([]);
+    await run.flush();
+    if (left.count > 0) throw new LeftBehindError(partition.stream, left.count, leftBatches, left.first);
+    // The pass's rows it inserted are this scope's new ones, on its balance.
+    await run.markMissing({
+      ...(scope === undefined ? {} : { scope }),
+      seenIds,
+      reason: 'snapshot_missing',
+      listedNew: run.counts.inserted,
+    });
   },
 };
 
 /** The configured operators; a per-operator stream without any is a configuration error. */
-export function operatorsOf(ctx: Pick<EngineContext, 'settings'>): string[] {
+export function operatorsOf(ctx: { readonly settings: { readonly operators: readonly string[] } }): string[] {
   if (ctx.settings.operators.length === 0) {
     throw new SyncConfigurationError(
       'no operators configured: set TMS_OPERATORS to sync the per-operator streams',
@@ -38,18 +54,3 @@ export function operatorsOf(ctx: Pick<EngineContext, 'settings'>): string[] {
   }
   return [...ctx.settings.operators];
 }
-
-function seenKeys(
-  items: readonly unknown[],
-  rejected: readonly RejectedRecord[],
-  keyOf: (r: unknown) => string | null,
-) {
-  const seen = new Set<string>();
-  for (const record of [...items, ...rejected.map((reject) => reject.record)]) {
-    const key = keyOf(record);
-    if (key !== null) seen.add(key);
-  }
-  return seen;
-}
-
-export type SnapshotJob = PartitionJob<SnapshotStream>;

@@ -1,5 +1,5 @@
 import type { WindowStream } from '../../../config/stream-definition.js';
-import { keyReader, toStoreRejects } from '../record-keys.js';
+import { keyedRecords, sequenceReader } from '../record-keys.js';
 import type { StreamStrategy } from '../stream-strategy.js';
 import { operatorsOf } from './snapshot-strategy.js';
 
@@ -15,29 +15,30 @@ interface WindowState {
  */
 export const windowStrategy: StreamStrategy<WindowStream> = {
   partitions: (_definition, ctx) => operatorsOf(ctx),
-  async run(job) {
-    const { ctx, definition } = job;
-    const state = await job.readState();
-    const to = ctx.now();
+  async run(partition) {
+    const { client, definition, run, settings } = partition;
+    const to = partition.now();
     const from = windowStart(
-      job.options.full || job.options.reconcile ? null : (state.strategyState as WindowState | null),
+      partition.full || partition.reconcile ? null : (run.state().strategyState as WindowState | null),
       to,
-      ctx.settings.sync,
+      settings.sync,
     );
-    const batch = await ctx.client.driverList(definition, {
-      operatorId: job.partition,
+    const items = await client.driverList(definition, {
+      operatorId: partition.partition,
       query: { [definition.fromParam]: from.toISOString(), [definition.toParam]: to.toISOString() },
-      signal: job.signal,
+      signal: partition.signal,
     });
-    await job.writePage({
-      scope: job.partition,
-      records: batch.items,
-      rejected: toStoreRejects(batch.rejected, keyReader(definition)),
-      state: {
-        expectedVersion: state.version,
-        strategyState: { windowEnd: to.toISOString() } satisfies WindowState,
-      },
+    const origin = {
+      stream: partition.stream,
+      partition: partition.partition,
+      where: `the window from ${from.toISOString()}`,
+    };
+    await run.commitPage({
+      scope: partition.partition,
+      records: keyedRecords(definition, items, origin, sequenceReader(settings.sequenceField)),
+      state: { strategyState: { windowEnd: to.toISOString() } satisfies WindowState },
     });
+    await run.flush();
   },
 };
 

@@ -64,7 +64,7 @@ export function sendJson(
   response.end(JSON.stringify(body));
 }
 
-/** The login answer of PRODUCT.md section 4 with an opaque token valid for `ttlMs`. */
+/** The login answer of docs/api.md, Authentication with an opaque token valid for `ttlMs`. */
 export function loginAnswer(response: ServerResponse, access: string, ttlMs = 3_600_000): void {
   sendJson(response, 200, {
     data: { items: [{ access, expiresAt: new Date(Date.now() + ttlMs).toISOString() }] },

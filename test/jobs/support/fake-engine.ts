@@ -15,7 +15,7 @@ export type FakeBehaviour = (
 ) => Promise<Partial<PartitionSummary> & { cause?: unknown }> | Partial<PartitionSummary>;
 
 /**
- * An engine double at the worker's seam (`engine.run`): records every run, counts runs of one
+ * An engine double at the worker's seam (`engine.runPartition`): records every run, counts runs of one
  * partition that overlap, and answers what `behave` says (a succeeded summary by default).
  */
 export function fakeEngine(behave: FakeBehaviour = () => ({})) {
@@ -23,13 +23,8 @@ export function fakeEngine(behave: FakeBehaviour = () => ({})) {
   const active = new Map<string, number>();
   let overlaps = 0;
   let maxParallel = 0;
-  const run: SyncEngine['run'] = async (names, options = {}) => {
-    const entry: FakeRun = {
-      stream: names[0]!,
-      partition: options.partition ?? '',
-      options,
-      startedAt: Date.now(),
-    };
+  const runPartition: SyncEngine['runPartition'] = async (stream, partition, options = {}) => {
+    const entry: FakeRun = { stream, partition, options, startedAt: Date.now() };
     const key = `${entry.stream}/${entry.partition}`;
     active.set(key, (active.get(key) ?? 0) + 1);
     if (active.get(key)! > 1) overlaps += 1;
@@ -40,13 +35,13 @@ export function fakeEngine(behave: FakeBehaviour = () => ({})) {
     runs.push(entry);
     try {
       const overrides = await behave(entry);
-      return [summaryOf(entry, overrides)];
+      return summaryOf(entry, overrides);
     } finally {
       entry.finishedAt = Date.now();
       active.set(key, active.get(key)! - 1);
     }
   };
-  return { run, runs, overlaps: () => overlaps, maxParallel: () => maxParallel };
+  return { runPartition, runs, overlaps: () => overlaps, maxParallel: () => maxParallel };
 }
 
 export function summaryOf(

@@ -6,10 +6,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { loadSettings } from '../../../config/load-settings.js';
 import { openSyncQueue } from '../../../jobs/sync-queue.js';
+import { differencesFromTruth } from '../../../src/cli/store-vs-truth.js';
 import type { RequestCounts } from '../../../src/sim/admin/request-counter.js';
 import { createSimAdminClient, type SimAdminClient } from '../../../src/sim/sim-admin-client.js';
-import { differencesFromTruth } from '../../../src/sim/verify/store-vs-truth.js';
-import { openStore } from '../../../src/store/open-store.js';
+import { openStoreVerbs } from '../../../src/store/open-store.js';
 import { deleteKeysUnder } from '../../jobs/support/queue-fixture.js';
 import { type CliProcess, exitWithin, spawnCli, spawnWorker } from '../../jobs/support/worker-process.js';
 
@@ -245,7 +245,7 @@ function pagesBetween(before: RequestCounts, after: RequestCounts): number {
 }
 
 async function compareWithTruth(storeUrl: string, sim: SimAdminClient): Promise<CrashDrillReport['streams']> {
-  const store = await openStore(storeUrl);
+  const store = await openStoreVerbs(storeUrl);
   try {
     const result: Array<CrashDrillReport['streams'][number]> = [];
     for (const stream of streams) {

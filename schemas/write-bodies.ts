@@ -1,0 +1,29 @@
+import type { JsonObject } from './json-object.js';
+
+// Request bodies whose fields the spec shows (2.4). Every other write body is a JSON object the
+// caller composes for its TMS; the spec does not show those shapes.
+
+/** POST /invoice/invoices/{id}/payments: the three fields the spec shows, and any the TMS takes. */
+export interface NewPayment extends JsonObject {
+  amount: number;
+  /** Calendar date `YYYY-MM-DD`. */
+  date: string;
+  reference: string;
+}
+
+/** PATCH /client/clients/{id} (merge-patch); the spec's example patches `phone`. */
+export interface ClientPatch extends JsonObject {
+  phone?: string;
+}
+
+/** POST /driver-api/questionnaires/{id}/answers, docs/api.md, Records. */
+export interface QuestionnaireAnswers extends JsonObject {
+  triggerQuestionKey: string;
+  taskIds: string[];
+  rideId: string;
+  goodId: string;
+  traceTypeId: string;
+  /** ISO 8601 date-time. */
+  completedAt: string;
+  answers: Array<{ key: string; answerType: string; value: string }>;
+}

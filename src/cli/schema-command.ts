@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import { loadSettings } from '../../config/load-settings.js';
+import { openStore } from '../store/open-store.js';
+import type { ColumnReport } from '../store/store.js';
+import { resolveStreams } from '../sync/sync-engine.js';
+import { runCommand } from './cli-failure.js';
+import { cliLogger } from './cli-logger.js';
+import { formatTable } from './text-table.js';
+
+export function registerSchemaCommand(program: Command): void {
+  program
+    .command('schema')
+    .description(
+      "Each stream table's typed columns: name, SQL type, the record field it holds, where it came from " +
+        '(the spec, or inferred from the records received) and the values that did not fit it (drift).',
+    )
+    .argument('[stream...]', 'streams of the catalogue (default: all)')
+    .option('--json', 'print JSON')
+    .action((names: string[], flags: { json?: boolean }) =>
+      runCommand('schema', async () => {
+        const settings = loadSettings();
+        const wanted = new Set<string>(names.length > 0 ? resolveStreams(names) : []);
+        const store = await openStore(settings.storeUrl, { logger: cliLogger(settings) });
+        try {
+          const columns = (await store.describeColumns()).filter(
+            (column) => wanted.size === 0 || wanted.has(column.stream),
+          );
+          process.stdout.write(flags.json ? `${JSON.stringify(columns, null, 2)}\n` : formatSchema(columns));
+        } finally {
+          await store.close();
+        }
+        return 0;
+      }),
+    );
+}
+
+/** One table per stream; a stream without typed columns yet is not listed. */
+export function formatSchema(columns: readonly ColumnReport[]): string {
+  const streams = [...new Set(columns.map((column) => column.stream))];
+  if (streams.length === 0) return 'no typed columns yet: they are inferred as records arrive\n';
+  return streams
+    .map((stream) => {
+      const rows = columns
+        .filter((column) => column.stream === stream)
+        .map((column) => [
+          column.column,
+          column.sqlType,
+          column.path,
+          column.origin,
+          column.drift === 0 ? '' : `${column.drift} (latest: ${column.driftSample})`,
+        ]);
+      return `${stream}\n${formatTable(['column', 'type', 'field', 'origin', 'drift'], rows, '  ')}`;
+    })
+    .join('\n');
+}

@@ -1,0 +1,106 @@
+import type { CompiledQuery, Kysely } from 'kysely';
+import type { StoreDatabase } from '../database.js';
+import type { SqlTypes } from '../store-dialect.js';
+import type { StreamTable } from '../stream-tables.js';
+import type { PageObservations } from './record-walk.js';
+import type { TypedColumn } from './typed-column.js';
+
+/** The statements that grow a table by a page's new columns, inside the page's transaction. */
+export interface SchemaGrowth {
+  /** Moves `stream_schemas.version` from the page's base to the new version; no row = another writer grew it first. */
+  readonly claim: CompiledQuery;
+  /** ALTER TABLE ... ADD COLUMN and the `stream_columns` rows, run after the claim. */
+  readonly statements: readonly CompiledQuery[];
+}
+
+export function growthStatements(
+  db: Kysely<StoreDatabase>,
+  types: SqlTypes,
+  from: StreamTable,
+  to: StreamTable,
+  now: Date,
+): SchemaGrowth {
+  const added = to.columns.slice(from.columns.length);
+  const at = now.toISOString();
+  return {
+    claim: db
+      .updateTable('stream_schemas')
+      .set({ version: to.version, updated_at: at })
+      .where('stream', '=', to.name)
+      .where('version', '=', from.version)
+      .returning('version')
+      .compile(),
+    statements: added.flatMap((column, index) => [
+      db.schema.alterTable(to.name).addColumn(column.name, types.typed[column.type]).compile(),
+      registerColumn(db, to.name, column, from.columns.length + index, at),
+    ]),
+  };
+}
+
+/** The `stream_columns` row of a column at `position`. */
+export function registerColumn(
+  db: Kysely<StoreDatabase>,
+  stream: string,
+  column: TypedColumn,
+  position: number,
+  addedAt: string,
+): CompiledQuery {
+  return db
+    .insertInto('stream_columns')
+    .values({
+      stream,
+      name: column.name,
+      path: JSON.stringify(column.path),
+      type: column.type,
+      origin: column.origin,
+      position,
+      added_at: addedAt,
+      drift: 0,
+      drift_sample: null,
+      drift_at: null,
+    })
+    .onConflict((conflict) => conflict.columns(['stream', 'name']).doNothing())
+    .compile();
+}
+
+/** Answers a row only while the table is at the version the page was prepared with. */
+export function schemaCheck(db: Kysely<StoreDatabase>, table: StreamTable): CompiledQuery {
+  return db
+    .selectFrom('stream_schemas')
+    .select('version')
+    .where('stream', '=', table.name)
+    .where('version', '=', table.version)
+    .compile();
+}
+
+/** Adds a page's misfit values to each column's drift count, with the latest sample. */
+export function driftStatements(
+  db: Kysely<StoreDatabase>,
+  table: StreamTable,
+  drift: PageObservations['drift'],
+  now: Date,
+): CompiledQuery[] {
+  const at = now.toISOString();
+  return [...drift].map(([index, { count, sample }]) =>
+    db
+      .updateTable('stream_columns')
+      .set((eb) => ({ drift: eb('drift', '+', count), drift_sample: sample, drift_at: at }))
+      .where('stream', '=', table.name)
+      .where('name', '=', table.columns[index]!.name)
+      .compile(),
+  );
+}
+
+/** Keeps the most fields a page held beyond the table's cap of inferred columns (shown by `tms-sync schema`). */
+export function refusedFieldsStatement(
+  db: Kysely<StoreDatabase>,
+  stream: string,
+  refused: number,
+): CompiledQuery {
+  return db
+    .updateTable('stream_schemas')
+    .set({ refused_fields: refused })
+    .where('stream', '=', stream)
+    .where('refused_fields', '<', refused)
+    .compile();
+}
