@@ -31,6 +31,7 @@ export const SettingsFile = Type.Object(
           guardMinScopes: Type.Optional(Type.Integer({ minimum: 1 })),
           windowOverlapSeconds: Type.Optional(Type.Integer({ minimum: 0 })),
           windowLookbackDays: Type.Optional(Type.Integer({ minimum: 1 })),
+          partitionConcurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
         },
         { additionalProperties: false },
       ),

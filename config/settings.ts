@@ -20,6 +20,11 @@ export interface SyncSettings {
   readonly windowOverlapSeconds: number;
   /** How far back the first chat window starts. @default 30 */
   readonly windowLookbackDays: number;
+  /**
+   * Partitions `sync` runs at once, each after the streams it reads from (the worker runs one per
+   * job, WORKER_CONCURRENCY at once). The TMS's own limits still bound the requests. @default 4
+   */
+  readonly partitionConcurrency: number;
 }
 
 /** Everything the commands read (README.md, Configuration); env var names in brackets. */
@@ -76,6 +81,7 @@ export const defaultSettings: Settings = Object.freeze({
     guardMinScopes: 10,
     windowOverlapSeconds: 3600,
     windowLookbackDays: 30,
+    partitionConcurrency: 4,
   }),
   tms: defaultTmsSettings,
   schedule: Object.freeze({ everySeconds: 300 }),

@@ -7,9 +7,8 @@ import { createSimAdminClient } from '../sim/sim-admin-client.js';
 import { startSim } from '../sim/start-sim.js';
 import { createSyncEngine } from '../sync/sync-engine.js';
 import { exitCodes, runCommand } from './cli-failure.js';
-import { createProgressLine } from './progress-line.js';
 import { formatSummary } from './summary-table.js';
-import { allSucceeded, runWithSignals } from './sync-command.js';
+import { allSucceeded, runShowingProgress } from './sync-command.js';
 
 const demoFile = './data/demo.sqlite';
 
@@ -58,10 +57,7 @@ async function demo(): Promise<number> {
     };
     process.stdout.write(`tms-sim running at ${sim.url}; syncing every stream into ${demoFile}\n\n`);
     const engine = await createSyncEngine({ settings, logger: createLogger({ level: 'warn' }) });
-    const progress = createProgressLine();
-    const summaries = await runWithSignals((signal) =>
-      engine.run([], { trigger: 'cli', signal, onProgress: progress.update }).finally(progress.done),
-    ).finally(() => engine.close());
+    const summaries = await runShowingProgress(engine, []).finally(() => engine.close());
     process.stdout.write(formatSummary(summaries));
     process.stdout.write(
       `\nThe store is a plain SQLite file: sqlite3 ${demoFile}\n\n${runExamples(demoFile)}`,

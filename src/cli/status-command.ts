@@ -18,8 +18,16 @@ export interface StreamStatus {
   readonly lastRun: Omit<SyncRun, 'stream' | 'partition'> | null;
   /** Seconds since the last run that succeeded; null before the first. */
   readonly lagSeconds: number | null;
-  /** Child streams: parents waiting for their children's refresh (`everyParent`: all of them, after a parent's full cycle). */
-  readonly pending?: { readonly queuedParents: number; readonly everyParent: boolean };
+  /**
+   * Child streams: parents waiting for their children's refresh (`everyParent`: all of them, after a
+   * parent's full cycle); `leftParents` of them a run gave up on, `lastError` the latest reason.
+   */
+  readonly pending?: {
+    readonly queuedParents: number;
+    readonly everyParent: boolean;
+    readonly leftParents: number;
+    readonly lastError: string | null;
+  };
 }
 
 export function registerStatusCommand(program: Command): void {
@@ -77,7 +85,16 @@ export async function readStatus(store: Store, now: Date): Promise<StreamStatus[
       cycleInProgress: state?.cursor != null,
       lastRun: run ? withoutScope(run) : null,
       lagSeconds: success ? Math.round((now.getTime() - success.getTime()) / 1000) : null,
-      ...(work ? { pending: { queuedParents: work.queuedParents, everyParent: work.everyParent } } : {}),
+      ...(work
+        ? {
+            pending: {
+              queuedParents: work.queuedParents,
+              everyParent: work.everyParent,
+              leftParents: work.leftParents,
+              lastError: work.lastError,
+            },
+          }
+        : {}),
     };
   });
 }
@@ -160,6 +177,8 @@ function formatStatus(status: readonly StreamStatus[]): string {
 
 function pendingText(pending: StreamStatus['pending']): string {
   if (!pending) return '';
-  const queued = pending.queuedParents > 0 ? `${pending.queuedParents} parents` : '';
+  const left =
+    pending.leftParents > 0 ? ` (${pending.leftParents} left by failures; ${pending.lastError})` : '';
+  const queued = pending.queuedParents > 0 ? `${pending.queuedParents} parents${left}` : '';
   return pending.everyParent ? ['every parent', queued].filter(Boolean).join(' + ') : queued;
 }

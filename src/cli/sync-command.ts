@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../../config/load-settings.js';
-import type { PartitionSummary } from '../sync/run-options.js';
-import { createSyncEngine, resolveStreams } from '../sync/sync-engine.js';
+import type { PartitionSummary, RunOptions } from '../sync/run-options.js';
+import { createSyncEngine, resolveStreams, type SyncEngine } from '../sync/sync-engine.js';
 import { exitCodes, runCommand } from './cli-failure.js';
 import { cliLogger } from './cli-logger.js';
 import { createProgressLine } from './progress-line.js';
@@ -34,14 +34,29 @@ async function sync(names: string[], flags: SyncFlags): Promise<number> {
   const settings = loadSettings();
   const streams = resolveStreams(names);
   const engine = await createSyncEngine({ settings, logger: cliLogger(settings) });
-  const summaries = await runWithSignals((signal) => {
-    const progress = createProgressLine();
-    return engine
-      .run(streams, { ...flags, trigger: 'cli', signal, onProgress: progress.update })
-      .finally(progress.done);
-  }).finally(() => engine.close());
+  const summaries = await runShowingProgress(engine, streams, flags).finally(() => engine.close());
   process.stdout.write(formatSummary(summaries));
   return allSucceeded(summaries) ? exitCodes.ok : exitCodes.failed;
+}
+
+/** `engine.run` from the terminal: stopped by SIGINT/SIGTERM, progress on stderr when it is a TTY. */
+export function runShowingProgress(
+  engine: SyncEngine,
+  streams: readonly string[],
+  options: Omit<RunOptions, 'signal' | 'onProgress' | 'onPartitionDone'> = {},
+): Promise<PartitionSummary[]> {
+  return runWithSignals((signal) => {
+    const progress = createProgressLine(() => engine.context.client.traffic());
+    return engine
+      .run(streams, {
+        trigger: 'cli',
+        ...options,
+        signal,
+        onProgress: progress.update,
+        onPartitionDone: progress.partitionDone,
+      })
+      .finally(progress.done);
+  });
 }
 
 /** Runs with an AbortSignal that SIGINT/SIGTERM fire: the run stops after the page in hand is committed. */

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../../config/load-settings.js';
 import type { Settings } from '../../config/settings.js';
+import { createRedisBudget } from '../../jobs/redis-request-budget.js';
 import { openRedis, openSyncQueue } from '../../jobs/sync-queue.js';
 import { startSyncWorker } from '../../jobs/sync-worker.js';
 import { createLogger } from '../logger.js';
@@ -31,14 +32,30 @@ export function registerWorkerCommand(program: Command): void {
 export async function runWorker(settings: Settings): Promise<number> {
   const stopSignal = nextSignal();
   const logger = createLogger({ level: settings.logLevel });
-  const engine = await createSyncEngine({ settings, logger });
   const redis = openRedis(settings);
+  // Every worker of the fleet takes from one budget per TMS tenant, kept in Redis.
+  const budget =
+    settings.baseUrl && settings.apiToken
+      ? createRedisBudget({
+          redis,
+          origin: new URL(settings.baseUrl).origin,
+          apiToken: settings.apiToken,
+          requestsPerSecond: settings.tms.maxRequestsPerSecond,
+        })
+      : undefined;
+  const engine = await createSyncEngine({ settings, logger, clientOptions: { budget } }).catch(
+    async (error: unknown) => {
+      await redis.quit().catch(() => undefined);
+      throw error;
+    },
+  );
   const queue = openSyncQueue(settings, redis);
   const metrics = createSyncMetrics({
     jobCounts: () => queue.getJobCounts(),
     lags: () => readStatus(engine.context.store, new Date()),
     heldDeletes: () => engine.context.store.heldDeletes(),
     tmsOrigin: settings.baseUrl ? new URL(settings.baseUrl).origin : undefined,
+    traffic: () => engine.context.client.traffic(),
   });
   const closeAll = async () => {
     metrics.close();

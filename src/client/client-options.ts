@@ -1,5 +1,6 @@
 import { type Logger, pino } from 'pino';
 import { InvalidArgumentError } from './errors.js';
+import type { RequestBudget } from './request-budget.js';
 
 /** Back-off of the one retry policy (retry-policy.ts). */
 export interface RetryOptions {
@@ -31,8 +32,15 @@ export interface TmsClientOptions {
   loginPath?: string;
   /** Driver JWT used for the Driver API instead of the access token. @default undefined */
   driverToken?: string | undefined;
-  /** Upper bound of open connections to the origin (one keep-alive Pool). @default 8 */
+  /**
+   * Upper bound of requests in flight and of open connections to the origin (one keep-alive Pool):
+   * the ceiling of the adaptive concurrency limit (concurrency-limit.ts). @default 8
+   */
   connections?: number;
+  /** Requests in flight at first; the limit grows while the origin answers well. @default 4 */
+  initialConcurrency?: number;
+  /** The allowance every send takes from; shared by whoever shares it. @default an in-process budget of `requestsPerSecond` */
+  budget?: RequestBudget | undefined;
   timeouts?: TimeoutOptions;
   /** Largest response body read into memory; the transfer is aborted beyond. @default 67108864 (64 MiB) */
   maxBodyBytes?: number;
@@ -46,6 +54,8 @@ export interface TmsClientOptions {
   probeEveryMs?: number;
   /** How errors name the patience setting (the product passes its environment variable). @default 'patienceMs' */
   patienceSetting?: string;
+  /** How errors name the request ceiling setting. @default 'retry.maxTotalMs' */
+  ceilingSetting?: string;
   /** Client-side request rate (spacing between sends, retries included); 0 = off. @default 0 */
   requestsPerSecond?: number;
   /** Re-login this long before the access token's `expiresAt` (at most half its lifetime). @default 60000 */
@@ -71,12 +81,15 @@ export interface ResolvedClientOptions {
   readonly loginPath: string;
   readonly driverToken: string | undefined;
   readonly connections: number;
+  readonly initialConcurrency: number;
+  readonly budget: RequestBudget | undefined;
   readonly timeouts: Required2<TimeoutOptions>;
   readonly maxBodyBytes: number;
   readonly retry: Required2<RetryOptions>;
   readonly patienceMs: number;
   readonly probeEveryMs: number;
   readonly patienceSetting: string;
+  readonly ceilingSetting: string;
   readonly requestsPerSecond: number;
   readonly refreshMarginMs: number;
   readonly logger: Logger;
@@ -89,12 +102,14 @@ export interface ResolvedClientOptions {
 export const clientDefaults = {
   loginPath: '/auth/login-api-token',
   connections: 8,
+  initialConcurrency: 4,
   timeouts: { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000 },
   maxBodyBytes: 64 * 1024 * 1024,
   retry: { attempts: Number.POSITIVE_INFINITY, maxTotalMs: 120_000, minDelayMs: 250, maxDelayMs: 10_000 },
   patienceMs: 60_000,
   probeEveryMs: 5000,
   patienceSetting: 'patienceMs',
+  ceilingSetting: 'retry.maxTotalMs',
   requestsPerSecond: 0,
   refreshMarginMs: 60_000,
 } as const;
@@ -109,12 +124,15 @@ export function resolveClientOptions(options: TmsClientOptions): ResolvedClientO
     loginPath: options.loginPath ?? clientDefaults.loginPath,
     driverToken: options.driverToken || undefined,
     connections: options.connections ?? clientDefaults.connections,
+    initialConcurrency: options.initialConcurrency ?? clientDefaults.initialConcurrency,
+    budget: options.budget,
     timeouts: Object.freeze({ ...clientDefaults.timeouts, ...stripUndefined(options.timeouts) }),
     maxBodyBytes: options.maxBodyBytes ?? clientDefaults.maxBodyBytes,
     retry: Object.freeze({ ...clientDefaults.retry, ...stripUndefined(options.retry) }),
     patienceMs: options.patienceMs ?? clientDefaults.patienceMs,
     probeEveryMs: options.probeEveryMs ?? clientDefaults.probeEveryMs,
     patienceSetting: options.patienceSetting ?? clientDefaults.patienceSetting,
+    ceilingSetting: options.ceilingSetting ?? clientDefaults.ceilingSetting,
     requestsPerSecond: options.requestsPerSecond ?? clientDefaults.requestsPerSecond,
     refreshMarginMs: options.refreshMarginMs ?? clientDefaults.refreshMarginMs,
     logger: options.logger ?? pino({ level: 'silent' }),
@@ -143,6 +161,7 @@ function parseBaseUrl(baseUrl: string | URL): URL {
 function checkNumbers(o: ResolvedClientOptions): void {
   const checks: Array<[string, number, number]> = [
     ['connections', o.connections, 1],
+    ['initialConcurrency', o.initialConcurrency, 1],
     ['timeouts.connectMs', o.timeouts.connectMs, 1],
     ['timeouts.headersMs', o.timeouts.headersMs, 1],
     ['timeouts.bodyMs', o.timeouts.bodyMs, 1],

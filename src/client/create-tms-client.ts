@@ -69,6 +69,8 @@ export function createTmsClient(options: TmsClientOptions) {
     ): Promise<JsonObject> => api.record(restRequest('GET', buildPath(pathTemplate, pathParams), call)),
     /** The origin's circuit breaker as it stands (origin-health.ts). */
     health: () => core.health(),
+    /** Requests, retries, 429s, in flight and the adaptive limit, budget waits (request-core.ts). */
+    traffic: () => core.traffic(),
     /** The low-level calls every typed method is built on, for operations not covered above. */
     api: api satisfies ApiCalls,
     /** Closes the connection pool; requests in flight finish first. */

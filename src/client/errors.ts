@@ -51,6 +51,10 @@ export abstract class TmsError extends TmsSyncError {
   readonly body: unknown;
   /** How many times the request was sent; set by the retry policy. */
   attempts = 1;
+  /** The origin the request went to; set by the retry policy. */
+  origin: string | undefined;
+  /** Set by the retry policy when it stopped retrying a retryable failure at the request's ceiling. */
+  gaveUp: { readonly afterMs: number; readonly ceilingMs: number; readonly setting: string } | undefined;
 
   constructor(message: string, details: TmsErrorDetails = {}) {
     super(message.replace(/\s+/g, ' ').trim(), details.cause === undefined ? {} : { cause: details.cause });
@@ -60,12 +64,18 @@ export abstract class TmsError extends TmsSyncError {
     this.body = details.body;
   }
 
-  /** One line: `Name [CODE] METHOD /path -> status: message (n attempts)`. */
+  /** One line: `Name [CODE] METHOD origin/path -> status: message (n attempts[ in s, up to the ceiling])`. */
   override toString(): string {
-    const target = this.method ? ` ${this.method} ${this.path}` : '';
+    const target = this.method ? ` ${this.method} ${this.origin ?? ''}${this.path}` : '';
     const status = this.status === undefined ? '' : ` -> ${this.status}`;
-    const attempts = this.attempts > 1 ? ` (${this.attempts} attempts)` : '';
-    return `${this.name} [${this.code}]${target}${status}: ${this.message}${attempts}`;
+    return `${this.name} [${this.code}]${target}${status}: ${this.message}${this.attemptsNote()}`;
+  }
+
+  private attemptsNote(): string {
+    if (this.attempts <= 1) return '';
+    if (!this.gaveUp) return ` (${this.attempts} attempts)`;
+    const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+    return ` (${this.attempts} attempts in ${seconds(this.gaveUp.afterMs)}; one request is retried for at most ${seconds(this.gaveUp.ceilingMs)}, set by ${this.gaveUp.setting})`;
   }
 }
 
@@ -207,7 +217,6 @@ export class PaginationError extends TmsError {
 export class BreakerOpenError extends TmsError {
   readonly code = 'TMS_UNREACHABLE';
   readonly retry = transient;
-  readonly origin: string;
   /** The last failure before the breaker opened, one line. */
   readonly lastFailure: string | undefined;
 

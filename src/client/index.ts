@@ -17,4 +17,6 @@ export type { IdList } from './driver-planning-service.js';
 export * from './errors.js';
 export { type ListingName, listings } from './listings.js';
 export type { ListingDefinition, Page, PageOptions, PageQuery } from './paginate.js';
+export { createLocalBudget, type RequestBudget } from './request-budget.js';
+export type { ClientTraffic } from './request-core.js';
 export { parseRetryAfter, retryDelayMs } from './retry-policy.js';

@@ -3,6 +3,7 @@ import { LoginResponse } from '../../schemas/index.js';
 import { combineSignals } from './abortable-sleep.js';
 import { createAuthSession } from './auth-session.js';
 import type { ResolvedClientOptions } from './client-options.js';
+import { createConcurrencyLimit } from './concurrency-limit.js';
 import {
   AuthError,
   HttpStatusError,
@@ -13,8 +14,8 @@ import {
 } from './errors.js';
 import type { HttpMethod, HttpRequest, HttpResponse, HttpTransport } from './http-transport.js';
 import { createOriginHealth, type OriginHealth, type OriginHealthView } from './origin-health.js';
-import { createRateLimiter } from './rate-limiter.js';
 import { cancelBody } from './read-body.js';
+import { createLocalBudget } from './request-budget.js';
 import { buildQuery, type QueryParams } from './request-path.js';
 import { assertValid } from './response-checks.js';
 import { withRetry } from './retry-policy.js';
@@ -47,10 +48,30 @@ export interface RequestCore {
   stream<T>(request: ApiRequest, consume: (response: HttpResponse<Readable>) => Promise<T>): Promise<T>;
   /** The origin's circuit breaker as it stands. */
   health(): OriginHealthView;
+  /** What the client sent so far and how it is limited now. */
+  traffic(): ClientTraffic;
+}
+
+/** Counters since the client was created, and the limits as they stand. */
+export interface ClientTraffic {
+  /** API calls made (a call is sent once, or more when retried). */
+  readonly requests: number;
+  /** Sends, retries included. */
+  readonly sends: number;
+  /** Sends answered 429. */
+  readonly rateLimited: number;
+  /** Sends in flight, and the adaptive limit on them (concurrency-limit.ts). */
+  readonly inFlight: number;
+  readonly limit: number;
+  /** Time sends spent waiting on the request budget (rate and pauses), summed over sends. */
+  readonly budgetWaitMs: number;
+  readonly breaker: OriginHealthView['state'];
 }
 
 export function createRequestCore(transport: HttpTransport, options: ResolvedClientOptions): RequestCore {
-  const limiter = createRateLimiter(options.requestsPerSecond);
+  const budget = options.budget ?? createLocalBudget(options.requestsPerSecond);
+  const limit = createConcurrencyLimit({ initial: options.initialConcurrency, max: options.connections });
+  const counts = { requests: 0, sends: 0, rateLimited: 0, budgetWaitMs: 0 };
   const health = createOriginHealth({
     origin: options.origin,
     patienceMs: options.patienceMs,
@@ -62,14 +83,33 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
 
   async function send<R>(request: ApiRequest, run: (http: HttpRequest) => Promise<R>): Promise<R> {
     const signal = combineSignals(options.signal, request.signal);
+    counts.requests += 1;
     const target: RequestTarget = { method: request.method, path: request.path };
     const repeatable = !(request.body instanceof Readable);
-    const attempt = (token: string | undefined) =>
+    // The token is read at every send, not once per request: a request retried for longer than a
+    // token lives (Retry-After, back-off) sends the session's current token, renewed before expiry.
+    const attempt = (tokenFor: () => Promise<string | undefined>) =>
       withRetry(
         async () => {
           health.admit();
-          await limiter.take(signal);
-          return observed(health, () => run(toHttpRequest(request, token, signal)));
+          const token = await tokenFor();
+          const waitFrom = performance.now();
+          await budget.take(signal);
+          const release = await limit.acquire(signal);
+          counts.budgetWaitMs += performance.now() - waitFrom;
+          counts.sends += 1;
+          try {
+            const result = await observed(health, () => run(toHttpRequest(request, token, signal)));
+            release('ok');
+            return result;
+          } catch (error) {
+            release(isTransientFailure(error) ? 'drop' : 'ok');
+            if (error instanceof HttpStatusError && error.status === 429) {
+              counts.rateLimited += 1;
+              if (error.retryAfterMs !== undefined) await budget.pause(error.retryAfterMs);
+            }
+            throw error;
+          }
         },
         { target, idempotent: request.idempotent ?? request.method !== 'POST', signal },
         repeatable ? options : { ...options, retry: { ...options.retry, attempts: 1 } },
@@ -82,26 +122,32 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
     target: RequestTarget,
     signal: AbortSignal | undefined,
     repeatable: boolean,
-    attempt: (token: string | undefined) => Promise<R>,
+    attempt: (tokenFor: () => Promise<string | undefined>) => Promise<R>,
   ): Promise<R> {
-    if (request.auth === 'none') return attempt(undefined);
-    if (request.auth === 'driver' && options.driverToken) {
-      return attempt(options.driverToken).catch((error) =>
+    if (request.auth === 'none') return attempt(async () => undefined);
+    const { driverToken } = options;
+    if (request.auth === 'driver' && driverToken) {
+      return attempt(async () => driverToken).catch((error) =>
         rethrowUnauthorized(error, target, 'the driver token'),
       );
     }
     if (!options.apiToken)
       throw new InvalidArgumentError(`option apiToken is required for ${target.method} ${target.path}`);
-    const token = await session.accessToken(signal);
+    let sent: string | undefined;
+    const sessionToken = async () => {
+      sent = await session.accessToken(signal);
+      return sent;
+    };
     try {
-      return await attempt(token);
+      return await attempt(sessionToken);
     } catch (error) {
       if (!isUnauthorized(error)) throw error;
-      session.invalidate(token);
+      if (sent) session.invalidate(sent);
       if (!repeatable) rethrowUnauthorized(error, target, 'the access token');
       options.logger.info({ ...target }, 'access token refused (401), logging in again');
-      const fresh = await session.accessToken(signal);
-      return attempt(fresh).catch((again) => rethrowUnauthorized(again, target, 'a fresh access token'));
+      return attempt(sessionToken).catch((again) =>
+        rethrowUnauthorized(again, target, 'a fresh access token'),
+      );
     }
   }
 
@@ -133,6 +179,7 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
 
   return {
     health: () => health.view(),
+    traffic: () => ({ ...counts, ...limit.view(), breaker: health.view().state }),
     json: (request) => send(request, (http) => transport.sendJson(http)).then((response) => response.body),
     stream: (request, consume) =>
       send(request, (http) => transport.sendStream(http)).then(async (response) => {

@@ -38,7 +38,7 @@ export interface RetryContext {
   readonly signal: AbortSignal | undefined;
 }
 
-type PolicyOptions = Pick<ResolvedClientOptions, 'retry' | 'random' | 'logger'>;
+type PolicyOptions = Pick<ResolvedClientOptions, 'retry' | 'random' | 'logger' | 'origin' | 'ceilingSetting'>;
 
 /** Runs `send` under the policy; the error thrown carries the number of sends in `attempts`. */
 export async function withRetry<T>(
@@ -70,7 +70,16 @@ export async function withRetry<T>(
       },
     );
   } catch (error) {
-    if (error instanceof TmsError) error.attempts = attempts;
+    if (error instanceof TmsError) {
+      error.attempts = attempts;
+      error.origin = options.origin;
+      if (error.retryable && !(error instanceof BreakerOpenError) && attempts < options.retry.attempts)
+        error.gaveUp = {
+          afterMs: performance.now() - started,
+          ceilingMs: options.retry.maxTotalMs,
+          setting: options.ceilingSetting,
+        };
+    }
     throw error;
   }
 }

@@ -1,5 +1,6 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ClientTraffic } from '../client/index.js';
 import type { PartitionSummary } from '../sync/run-options.js';
 
 /** What the metrics read at scrape time; each is optional so tests can leave one out. */
@@ -12,6 +13,8 @@ export interface SyncMetricsSources {
   readonly heldDeletes?: () => Promise<Array<{ stream: string; scope: string; wouldDelete: number }>>;
   /** Origin of the TMS (`http://host:port`): responses from it are counted by status. */
   readonly tmsOrigin?: string;
+  /** The TMS client's counters and limits (request-core.ts). */
+  readonly traffic?: () => ClientTraffic;
 }
 
 export interface SyncMetrics {
@@ -71,6 +74,7 @@ export function createSyncMetrics(sources: SyncMetricsSources = {}): SyncMetrics
     registers: [registry],
   });
   scrapeGauges(registry, sources);
+  if (sources.traffic) scrapeTraffic(registry, sources.traffic);
   const onResponse = (message: unknown) => {
     const { request, response } = message as {
       request: { origin?: unknown };
@@ -132,4 +136,50 @@ function scrapeGauges(registry: Registry, sources: SyncMetricsSources): void {
       }
     },
   });
+}
+
+/** The client's view of the TMS, read at scrape time; cumulative figures are counters. */
+function scrapeTraffic(registry: Registry, traffic: () => ClientTraffic): void {
+  const gauge = (name: string, help: string, value: (seen: ClientTraffic) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(value(traffic()));
+      },
+    });
+  const counter = (name: string, help: string, value: (seen: ClientTraffic) => number) =>
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(value(traffic()));
+      },
+    });
+  gauge('tms_sync_tms_requests_in_flight', 'Requests to the TMS in flight now.', (seen) => seen.inFlight);
+  gauge(
+    'tms_sync_tms_concurrency_limit',
+    'The adaptive limit on requests in flight (grows while the TMS answers well, TMS_MAX_CONCURRENCY at most).',
+    (seen) => seen.limit,
+  );
+  gauge(
+    'tms_sync_tms_breaker_open',
+    'Whether requests to the TMS stopped because nothing succeeded for TMS_PATIENCE_SECONDS (1 open, 0.5 probing).',
+    (seen) => ({ closed: 0, 'half-open': 0.5, open: 1 })[seen.breaker],
+  );
+  counter('tms_sync_tms_sends_total', 'Requests sent to the TMS, retries included.', (seen) => seen.sends);
+  counter(
+    'tms_sync_tms_retries_total',
+    'Requests to the TMS sent again after a failure.',
+    (seen) => seen.sends - seen.requests,
+  );
+  counter('tms_sync_tms_rate_limited_total', 'Requests the TMS answered 429.', (seen) => seen.rateLimited);
+  counter(
+    'tms_sync_tms_budget_wait_seconds_total',
+    'Time requests waited on the request budget (TMS_MAX_RPS and pauses after a 429).',
+    (seen) => seen.budgetWaitMs / 1000,
+  );
 }

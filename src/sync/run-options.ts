@@ -25,6 +25,8 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
   /** Called after every committed page. */
   readonly onProgress?: (progress: RunProgress) => void;
+  /** `run` of several streams: called as each partition ends. */
+  readonly onPartitionDone?: (summary: PartitionSummary) => void;
 }
 
 export type PartitionOutcome = 'succeeded' | 'failed' | 'aborted';

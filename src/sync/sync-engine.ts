@@ -8,6 +8,7 @@ import type { Store } from '../store/store.js';
 import type { EngineContext } from './engine-context.js';
 import type { PartitionSummary, RunOptions } from './run-options.js';
 import { notStarted, runPartition } from './run-partition.js';
+import { type PlannedUnit, runPlan } from './run-plan.js';
 import { inRunOrder, isStreamName } from './stream-order.js';
 import { partitionsOf } from './stream-partitions.js';
 import { UnknownStreamError } from './sync-errors.js';
@@ -31,8 +32,8 @@ export interface SyncEngine {
   /** Runs one partition of one stream once (the worker's job, `sync` per partition). */
   runPartition(stream: StreamName, partition: string, options?: RunOptions): Promise<PartitionSummary>;
   /**
-   * Runs the named streams (all when empty) once, parents before children, each partition in turn;
-   * a partition that fails does not stop the others.
+   * Runs the named streams (all when empty) once: `sync.partitionConcurrency` partitions at once,
+   * each after the streams it reads from (run-plan.ts); a partition that fails does not stop the others.
    */
   run(names: readonly string[], options?: RunOptions): Promise<PartitionSummary[]>;
   close(): Promise<void>;
@@ -57,21 +58,22 @@ export async function createSyncEngine(options: SyncEngineOptions): Promise<Sync
     partitionsOf: (stream) => partitionsOf(stream, settings),
     runPartition: (stream, partition, runOptions) => runPartition(context, stream, partition, runOptions),
     async run(names, runOptions = {}) {
-      const summaries: PartitionSummary[] = [];
-      for (const stream of resolveStreams(names)) {
-        let partitions: string[];
+      const units = resolveStreams(names).flatMap((stream): PlannedUnit[] => {
         try {
-          partitions = partitionsOf(stream, settings);
+          return partitionsOf(stream, settings).map((partition) => ({ stream, partition }));
         } catch (error) {
-          summaries.push(notStarted(stream, runOptions, error));
-          continue;
+          return [{ stream, notStarted: notStarted(stream, runOptions, error) }];
         }
-        for (const partition of partitions) {
-          if (runOptions.signal?.aborted) return summaries;
-          summaries.push(await runPartition(context, stream, partition, runOptions));
-        }
-      }
-      return summaries;
+      });
+      const runOne = async (stream: StreamName, partition: string) => {
+        const summary = await runPartition(context, stream, partition, runOptions);
+        runOptions.onPartitionDone?.(summary);
+        return summary;
+      };
+      return runPlan(units, runOne, {
+        concurrency: settings.sync.partitionConcurrency,
+        signal: runOptions.signal,
+      });
     },
     async close() {
       await client.close();
@@ -106,6 +108,7 @@ function clientFromSettings(
     requestsPerSecond: settings.tms.maxRequestsPerSecond,
     patienceMs: settings.tms.patienceSeconds * 1000,
     patienceSetting: 'TMS_PATIENCE_SECONDS',
+    ceilingSetting: 'TMS_REQUEST_CEILING_SECONDS',
     logger,
     ...overrides,
     retry: { maxTotalMs: settings.tms.requestCeilingSeconds * 1000, ...overrides.retry },

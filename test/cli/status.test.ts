@@ -17,9 +17,19 @@ describeOnEachDialect('status', (fixture) => {
     expect(invoices.lastRun?.result).toBe('succeeded');
     expect(invoices.pending).toBeUndefined();
     const deleted = await store().countRows('invoices', { live: false });
-    expect((await line('invoice_lines')).pending).toEqual({ queuedParents: deleted, everyParent: true });
+    expect((await line('invoice_lines')).pending).toEqual({
+      queuedParents: deleted,
+      everyParent: true,
+      leftParents: 0,
+      lastError: null,
+    });
     await setup().engine.run(['invoice_lines']);
     expect((await line('invoice_lines')).pending).toBeUndefined();
-    expect((await line('invoice_payments')).pending).toEqual({ queuedParents: deleted, everyParent: true });
+    expect((await line('invoice_payments')).pending).toEqual({
+      queuedParents: deleted,
+      everyParent: true,
+      leftParents: 0,
+      lastError: null,
+    });
   });
 });

@@ -80,7 +80,7 @@ describe('protocol edges', () => {
     expect(everything).not.toMatch(/ACCESS-SECRET|API-SECRET/);
     expect(server.requests[1]!.headers.authorization).toBe('Bearer ACCESS-SECRET');
     expect(String(error)).toBe(
-      'HttpStatusError [TMS_SERVER_ERROR] GET /driver-api/settings/version -> 503: the server answered 503: down (3 attempts)',
+      `HttpStatusError [TMS_SERVER_ERROR] GET ${new URL(server.url).origin}/driver-api/settings/version -> 503: the server answered 503: down (3 attempts)`,
     );
     await client.close();
   });

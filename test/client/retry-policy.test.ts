@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HttpStatusError, NetworkError, parseRetryAfter, retryDelayMs } from '../../src/client/index.js';
-import { createRateLimiter } from '../../src/client/rate-limiter.js';
+import { createLocalBudget } from '../../src/client/request-budget.js';
 
 const retry = { attempts: 5, maxTotalMs: 60_000, minDelayMs: 100, maxDelayMs: 2_000 };
 const network = new NetworkError('reset', { mayHaveReachedServer: true });
@@ -48,7 +48,7 @@ describe('retry policy arithmetic', () => {
 
 describe('rate limiter', () => {
   it('spaces sends to the configured rate', async () => {
-    const limiter = createRateLimiter(50);
+    const limiter = createLocalBudget(50);
     const started = performance.now();
     await Promise.all(Array.from({ length: 11 }, () => limiter.take()));
     // 11 sends at 50/s: the first at once, the last 200 ms later.
@@ -56,7 +56,7 @@ describe('rate limiter', () => {
   });
 
   it('ends a wait at once when its signal aborts and gives the slot back', async () => {
-    const limiter = createRateLimiter(1);
+    const limiter = createLocalBudget(1);
     await limiter.take();
     const controller = new AbortController();
     const waiting = limiter.take(controller.signal);
@@ -67,7 +67,7 @@ describe('rate limiter', () => {
   });
 
   it('does not wait at all when the rate is 0 (off)', async () => {
-    const limiter = createRateLimiter(0);
+    const limiter = createLocalBudget(0);
     const started = performance.now();
     for (let i = 0; i < 1000; i++) await limiter.take();
     expect(performance.now() - started).toBeLessThan(100);

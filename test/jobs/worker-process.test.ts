@@ -107,6 +107,10 @@ describe('worker processes against the simulator', () => {
     const metrics = await (await fetch(`${running.opsUrl}/metrics`)).text();
     expect(metrics).toMatch(/tms_sync_http_requests_total\{status="200"\} [1-9]/);
     expect(metrics).toMatch(/tms_sync_records_upserted_total\{stream="invoices"\} [1-9]/);
+    expect(metrics).toMatch(/tms_sync_tms_sends_total [1-9]/);
+    expect(metrics).toMatch(/tms_sync_tms_concurrency_limit [1-9]/);
+    expect(metrics).toMatch(/tms_sync_tms_breaker_open 0/);
+    expect(metrics).toMatch(/tms_sync_tms_budget_wait_seconds_total \d/);
   });
 
   it('syncs into PostgreSQL the same way', async () => {

@@ -30,6 +30,15 @@ async function start(storePing: () => Promise<void> = async () => undefined) {
     jobCounts: () => fixture.queue.getJobCounts(),
     lags: async () => [{ stream: 'invoices', partition: '', lagSeconds: 42 }],
     heldDeletes: async () => [{ stream: 'tasks', scope: '7', wouldDelete: 140 }],
+    traffic: () => ({
+      requests: 10,
+      sends: 13,
+      rateLimited: 2,
+      inFlight: 3,
+      limit: 8,
+      budgetWaitMs: 1500,
+      breaker: 'closed',
+    }),
   });
   server = await startOpsServer({
     settings: fixture.settings,
@@ -128,6 +137,12 @@ describe('ops server', () => {
     expect(text).toContain('tms_sync_held_deletes{stream="tasks",scope="7"} 140');
     expect(text).toContain('tms_sync_watermark_lag_seconds{stream="invoices",partition=""} 42');
     expect(text).toMatch(/tms_sync_queue_jobs\{state="waiting"\} 0/);
+    expect(text).toContain('tms_sync_tms_retries_total 3');
+    expect(text).toContain('tms_sync_tms_rate_limited_total 2');
+    expect(text).toContain('tms_sync_tms_requests_in_flight 3');
+    expect(text).toContain('tms_sync_tms_concurrency_limit 8');
+    expect(text).toContain('tms_sync_tms_budget_wait_seconds_total 1.5');
+    expect(text).toContain('tms_sync_tms_breaker_open 0');
     expect(text).toMatch(
       /tms_sync_run_duration_seconds_bucket\{le="2",stream="invoices",result="succeeded"\} 1/,
     );

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultSettings, type Settings } from '../../config/settings.js';
 import { differencesFromTruth } from '../../src/cli/store-vs-truth.js';
-import { createTmsClient } from '../../src/client/index.js';
+import { createTmsClient, type TmsClientOptions } from '../../src/client/index.js';
 import type { StartSimOptions } from '../../src/sim/start-sim.js';
 import type { PartitionSummary } from '../../src/sync/run-options.js';
 import { dialects } from '../store/store-fixture.js';
@@ -25,9 +25,10 @@ describe('the worker assumes nothing docs/records.md leaves open', () => {
     sim: StartSimOptions,
     settings: Partial<Settings> = {},
     between?: (url: string) => Promise<void>,
+    clientOptions: Partial<TmsClientOptions> = quickRetry,
   ): Promise<void> {
     const store = await fixture.open();
-    const setup = await startSyncSetup(store, { ...small, ...sim }, settings, { clientOptions: quickRetry });
+    const setup = await startSyncSetup(store, { ...small, ...sim }, settings, { clientOptions });
     try {
       expect(failures(await setup.engine.run([]))).toEqual([]);
       expect(await differencesFromTruth(store, await setup.admin.truth())).toEqual([]);
@@ -115,4 +116,16 @@ describe('the worker assumes nothing docs/records.md leaves open', () => {
     };
     await convergesAgainst({ invoices: 200 }, {}, replaceLines);
   }, 60_000);
+
+  it('that faults come one at a time: a third of all requests fail (429 with Retry-After 2 s, HTML 5xx, resets, the login too), tokens last 5 s', async () => {
+    // The product's own retry defaults: how long to go on is decided by whether the TMS answers.
+    const harsh = { faults: 'harsh', tokenTtlSeconds: 5 } as const;
+    await convergesAgainst(harsh, {}, undefined, {});
+    await convergesAgainst(
+      { ...harsh, variant: { errorBody: 'text', tokenFormat: 'opaque' } },
+      {},
+      undefined,
+      {},
+    );
+  }, 240_000);
 });

@@ -92,6 +92,38 @@ describeOnEachDialect('replaceScopes', (fixture) => {
     });
   });
 
+  it('judges the emptied scopes over the whole run when its commits come in small groups', async () => {
+    const parents = Array.from({ length: 20 }, (_, i) => `inv${i}`);
+    await replace(parents.map((scope) => ({ scope, records: lines(scope, 3) })));
+    // Groups of four, as parents' children arrive: no group alone empties guardMinScopes (10) scopes.
+    let earlier = { hadRows: 0, emptied: 0 };
+    let held = 0;
+    for (let first = 0; first < parents.length; first += 4) {
+      const group = parents.slice(first, first + 4).map((scope, i) => ({
+        scope,
+        records: first + i < 15 ? [] : lines(scope, 3),
+      }));
+      const result = await store().replaceScopes({
+        stream: 'invoice_lines',
+        scopes: group.map(({ scope, records }) => ({ scope, records: keyed(records) })),
+        now: later,
+        runId: 4,
+        earlier,
+      });
+      earlier = {
+        hadRows: earlier.hadRows + result.scopes.hadRows,
+        emptied: earlier.emptied + result.scopes.emptied,
+      };
+      held += result.held;
+    }
+    expect(earlier).toEqual({ hadRows: 20, emptied: 15 });
+    // Once the run's tally passes the guard, every later emptied scope is held.
+    expect(held).toBeGreaterThan(0);
+    const heldScopes = (await store().heldDeletes('invoice_lines')).map((entry) => entry.scope);
+    expect(heldScopes.length).toBe(held / 3);
+    expect(await store().countRows('invoice_lines', { live: true })).toBe(15 + held);
+  });
+
   it('applies an approved held scope on its next refresh, which approval queues', async () => {
     const parents = Array.from({ length: 12 }, (_, i) => `inv${i}`);
     await replace(parents.map((scope) => ({ scope, records: lines(scope, 2) })));

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createRedisBudget } from '../../jobs/redis-request-budget.js';
+
+const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const prefixes: string[] = [];
+afterAll(async () => {
+  for (const prefix of prefixes) {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+  }
+  await redis.quit();
+});
+
+/** Two workers' budgets for one TMS tenant (each with its own Redis connection, as two processes). */
+function twoWorkers(requestsPerSecond: number) {
+  const keyPrefix = `tms-sync-test:budget:${randomUUID()}`;
+  prefixes.push(keyPrefix);
+  const options = { origin: 'http://tms.test', apiToken: 'tenant-token', requestsPerSecond, keyPrefix };
+  const connections = [redis.duplicate(), redis.duplicate()];
+  return {
+    budgets: connections.map((connection) => createRedisBudget({ ...options, redis: connection })),
+    close: () => Promise.all(connections.map((connection) => connection.quit())),
+  };
+}
+
+describe('the request budget shared through Redis', () => {
+  it('keeps two workers together within the allowance', async () => {
+    const { budgets, close } = twoWorkers(20);
+    try {
+      const started = performance.now();
+      // 60 sends at 20/s between them: three one-second windows, whoever sends.
+      await Promise.all(budgets.flatMap((budget) => Array.from({ length: 30 }, () => budget.take())));
+      expect(performance.now() - started).toBeGreaterThanOrEqual(1900);
+    } finally {
+      await close();
+    }
+  });
+
+  it("holds every worker's sends for a 429's Retry-After that one worker got", async () => {
+    const { budgets, close } = twoWorkers(0);
+    try {
+      await budgets[1]!.take();
+      await budgets[0]!.pause(1000);
+      const started = performance.now();
+      await budgets[1]!.take();
+      expect(performance.now() - started).toBeGreaterThanOrEqual(900);
+    } finally {
+      await close();
+    }
+  });
+
+  it('lets other tenants of the same TMS send meanwhile', async () => {
+    const { budgets, close } = twoWorkers(0);
+    const keyPrefix = prefixes.at(-1)!;
+    const other = createRedisBudget({
+      redis,
+      origin: 'http://tms.test',
+      apiToken: 'another-tenant',
+      requestsPerSecond: 0,
+      keyPrefix,
+    });
+    try {
+      await budgets[0]!.pause(5000);
+      const started = performance.now();
+      await other.take();
+      expect(performance.now() - started).toBeLessThan(1000);
+    } finally {
+      await close();
+    }
+  });
+});
