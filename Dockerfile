@@ -12,9 +12,8 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 
 COPY package.json package-lock.json ./
-# The lockfile was made against a registry mirror without other platforms' optional binaries, so
-# npm ci may call it out of sync; npm install with the same lockfile installs the same tree.
-RUN (npm ci --omit=dev || npm install --omit=dev) && npm cache clean --force
+# The lockfile pins the tree (every platform's optional binaries are recorded in it).
+RUN npm ci --omit=dev && npm cache clean --force
 
 COPY bin ./bin
 COPY config ./config
@@ -26,7 +25,8 @@ RUN node bin/tms-sync.js --version > /dev/null
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 
-# The ops server listens on all interfaces inside the container; publish it only where needed.
+# The ops server listens on all interfaces inside the container (the worker logs a warning that
+# /healthz and /metrics need no token); publish the port only where it is needed.
 ENV OPS_HOST=0.0.0.0 OPS_PORT=9464 STORE_URL=sqlite:/app/data/tms.sqlite
 EXPOSE 9464
 

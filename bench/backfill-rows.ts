@@ -1,13 +1,13 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore } from '../src/store/open-store.js';
 import { addInvoiceColumns } from './invoice-row.js';
 import type { LoopName, LoopResult } from './loop-child.js';
-import { runMeasured } from './peak-rss.js';
+import { runScript } from './peak-rss.js';
 import type { PgDatabases } from './postgres.js';
 import { runProduct } from './product-run.js';
 import { type Measured, type Sample, sampled } from './sample.js';
 import type { SimProcess } from './sim-process.js';
+import { removeSqlite } from './sqlite-files.js';
 
 /** What the backfill rows need: the simulator, a scratch folder, PostgreSQL when it takes part. */
 export interface BackfillContext {
@@ -26,10 +26,9 @@ export interface BackfillRow {
 
 /** Runs a loop child against the simulator; `store` is prepared (migrated) by the caller. */
 async function loopChild(ctx: BackfillContext, loop: LoopName, store?: string): Promise<Measured> {
-  const args = ['--import', 'tsx', 'bench/loop-child.ts', '--loop', loop, '--url', ctx.sim.url];
-  const measured = await runMeasured(store ? [...args, '--store', store] : args);
-  const result = JSON.parse(measured.stdout.trim().split('\n').at(-1)!) as LoopResult;
-  return { ...result, wallSeconds: measured.wallSeconds, peakRssMb: measured.peakRssMb };
+  const args = ['--loop', loop, '--url', ctx.sim.url, ...(store ? ['--store', store] : [])];
+  const { result, wallSeconds, peakRssMb } = await runScript<LoopResult>('bench/loop-child.ts', args);
+  return { ...result, wallSeconds, peakRssMb };
 }
 
 /** A fresh store with the product's tables (migrated) and the typed columns it infers, so the loops write the same layout. */
@@ -41,10 +40,6 @@ async function migrated(url: string): Promise<string> {
 
 function sqliteFile(ctx: BackfillContext, name: string, repetition: number): string {
   return join(ctx.workDir, `${name}-${repetition}.sqlite`);
-}
-
-function removeSqlite(path: string): void {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
 }
 
 function sqliteLoop(id: string, label: string, loop: LoopName): BackfillRow {

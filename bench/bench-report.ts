@@ -1,62 +1,121 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import {
+  type ChildSummary,
+  type FaultSummary,
+  formatChildren,
+  formatFaults,
+  formatWholeProcess,
+  type WholeProcessSummary,
+} from './group-summaries.js';
 import type { HotFrame } from './profile-top.js';
 import { formatTable, type RowSummary } from './results-table.js';
-import type { StartupCost } from './startup-cost.js';
-import { checkTargets, formatTargets, type TargetCheck } from './targets.js';
+import type { Startup } from './startup-cost.js';
+import { checkGroupTargets, checkTargets, formatTargets, type TargetCheck } from './targets.js';
 
 /** Everything one run of the benchmark found, as `bench/results.json` keeps it (one entry per data set size). */
 export interface BenchReport {
   readonly generatedAt: string;
   readonly records: number;
   readonly repetitions: number;
+  /** The groups of rows this run measured (`--only`). */
+  readonly groups: readonly string[];
   readonly durationSeconds: number;
   /** The machine is shared: the load averages say how noisy the run was. */
   readonly machine: { cpus: number; node: string; loadavgBefore: number[]; loadavgAfter: number[] };
-  readonly rows: readonly RowSummary[];
-  readonly startup: StartupCost;
+  /** Backfill and incremental rows. */
+  readonly rows?: readonly RowSummary[];
+  readonly wholeProcess?: readonly WholeProcessSummary[];
+  readonly children?: {
+    readonly invoices: number;
+    readonly clients: number;
+    readonly rows: readonly ChildSummary[];
+  };
+  readonly faults?: {
+    readonly invoices: number;
+    readonly clients: number;
+    readonly rows: readonly FaultSummary[];
+  };
+  readonly startup: Startup;
   readonly targets: readonly TargetCheck[];
   readonly profile?: readonly HotFrame[];
 }
 
-export function buildReport(input: {
+export interface ReportInput {
   records: number;
   repetitions: number;
+  groups: readonly string[];
   startedAt: number;
   loadavgBefore: number[];
-  rows: readonly RowSummary[];
-  startup: StartupCost;
+  rows: readonly RowSummary[] | undefined;
+  wholeProcess: readonly WholeProcessSummary[] | undefined;
+  children: BenchReport['children'];
+  faults: BenchReport['faults'];
+  limit: number;
+  startup: Startup;
   profile: readonly HotFrame[] | undefined;
-}): BenchReport {
-  const { startedAt, loadavgBefore, profile, ...rest } = input;
+}
+
+export function buildReport(input: ReportInput): BenchReport {
+  const { startedAt, loadavgBefore, profile, limit, rows, wholeProcess, children, faults, ...rest } = input;
   return {
     generatedAt: new Date().toISOString(),
     ...rest,
     durationSeconds: Math.round((performance.now() - startedAt) / 1000),
     machine: { cpus: cpus().length, node: process.version, loadavgBefore, loadavgAfter: loadavg() },
-    targets: checkTargets(input.rows),
+    ...(rows ? { rows } : {}),
+    ...(wholeProcess ? { wholeProcess } : {}),
+    ...(children ? { children } : {}),
+    ...(faults ? { faults } : {}),
+    targets: [
+      ...checkTargets(rows ?? []),
+      ...checkGroupTargets({ wholeProcess, children: children?.rows, faults: faults?.rows, limit }),
+    ],
     ...(profile ? { profile } : {}),
   };
 }
 
-/** Adds the report to the results file under its data set size, keeping the other sizes' figures. */
+/**
+ * Adds the report to the results file under its data set size; the groups this run left out keep
+ * the figures an earlier run measured (the entry's `groups` says which ones this run measured).
+ */
 export function saveReport(path: string, report: BenchReport): void {
-  const all = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>) : {};
-  writeFileSync(path, `${JSON.stringify({ ...all, [String(report.records)]: report }, null, 2)}\n`);
+  const all = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, object>) : {};
+  const key = String(report.records);
+  writeFileSync(path, `${JSON.stringify({ ...all, [key]: { ...all[key], ...report } }, null, 2)}\n`);
 }
 
 export function formatReport(report: BenchReport): string {
   const load = (values: readonly number[]) => values.map((value) => value.toFixed(2)).join(' ');
   const { startup, machine } = report;
   const lines = [
-    `${report.records} invoices, ${report.repetitions} repetitions, ${report.durationSeconds} s; load average ${load(machine.loadavgBefore)} -> ${load(machine.loadavgAfter)} on ${machine.cpus} cores`,
-    '',
-    formatTable(report.rows),
+    `${report.records} invoices, ${report.repetitions} repetitions, groups ${report.groups.join(',')}, ${report.durationSeconds} s; load average ${load(machine.loadavgBefore)} -> ${load(machine.loadavgAfter)} on ${machine.cpus} cores`,
+  ];
+  if (report.rows?.length) lines.push('', formatTable(report.rows));
+  if (report.wholeProcess)
+    lines.push(
+      '',
+      'whole process, against a listing server that is not tms-sim:',
+      formatWholeProcess(report.wholeProcess),
+    );
+  if (report.children)
+    lines.push(
+      '',
+      `child streams of ${report.children.invoices} invoices and ${report.children.clients} clients (tms-sim, 30 ms on every answer):`,
+      formatChildren(report.children.rows),
+    );
+  if (report.faults)
+    lines.push(
+      '',
+      `the REST streams of ${report.faults.invoices} invoices and ${report.faults.clients} clients, whole processes:`,
+      formatFaults(report.faults.rows),
+    );
+  lines.push(
     '',
     formatTargets(report.targets),
     '',
-    `product start-up alone (tms-sync --help): ${startup.wallSeconds.toFixed(2)} s, ${startup.peakRssMb.toFixed(0)} MB peak RSS`,
-  ];
+    `product start-up alone: tms-sync --help (every command) ${startup.help.wallSeconds.toFixed(2)} s, ${startup.help.peakRssMb.toFixed(0)} MB; tms-sync sync --help ${startup.syncHelp.wallSeconds.toFixed(2)} s, ${startup.syncHelp.peakRssMb.toFixed(0)} MB peak RSS`,
+  );
   if (report.profile) {
     lines.push('', 'hottest frames of one product backfill (self time):');
     for (const frame of report.profile)

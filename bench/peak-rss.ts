@@ -65,3 +65,13 @@ function pollPeak(pid: number): { stop(): number } {
     },
   };
 }
+
+/** Runs a TypeScript script of the benchmark (`node --import tsx`) and parses the JSON of its last stdout line. */
+export async function runScript<T>(
+  script: string,
+  args: readonly string[],
+): Promise<{ result: T; wallSeconds: number; peakRssMb: number }> {
+  const measured = await runMeasured(['--import', 'tsx', script, ...args]);
+  const result = JSON.parse(measured.stdout.trim().split('\n').at(-1)!) as T;
+  return { result, wallSeconds: measured.wallSeconds, peakRssMb: measured.peakRssMb };
+}

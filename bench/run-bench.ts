@@ -1,24 +1,43 @@
-// npm run bench [-- --records 1000000 --repetitions 3 --skip-postgres --pg-url URL --skip-worker --profile]
-// Issue 7: the product's backfill and incremental cycles next to the raw limit and a naive script,
-// each in its own process against tms-sim in another, repetitions alternated, medians reported.
+// npm run bench [-- --only backfill,incremental,whole-process,children,faults --records 200000 ...]
+// Issues 7, 13 and 19: the product's backfill and incremental cycles next to the raw limit and a
+// naive script; whole processes next to a plain loop against a server that is not tms-sim; child
+// streams against latency and a rate limit; a flaky TMS next to a plain client. Every row runs in
+// its own process against servers in others, repetitions alternated, medians reported.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { type BackfillContext, type BackfillRow, backfillRows, productFiles } from './backfill-rows.js';
 import { buildReport, formatReport, saveReport } from './bench-report.js';
+import { measureChildren } from './children-rows.js';
+import { measureFaults } from './fault-rows.js';
+import { summarizeChildren, summarizeFaults, summarizeWholeProcess } from './group-summaries.js';
 import { measureIncremental } from './incremental.js';
-import { connectPgDatabases, defaultPgUrl } from './postgres.js';
+import { connectPgDatabases, defaultPgUrl, type PgDatabases } from './postgres.js';
 import { keptProfile, profileProduct } from './profile-product.js';
-import { summarizeBackfill, summarizeIncremental } from './results-table.js';
+import type { HotFrame } from './profile-top.js';
+import { type RowSummary, summarizeBackfill, summarizeIncremental } from './results-table.js';
 import type { Sample } from './sample.js';
-import { startSimProcess } from './sim-process.js';
+import { type SimProcess, startSimProcess } from './sim-process.js';
 import { measureStartup } from './startup-cost.js';
+import { measureWholeProcess } from './whole-process.js';
 import { measureWorkerCycles } from './worker-cycles.js';
 
+const groupNames = ['backfill', 'incremental', 'whole-process', 'children', 'faults'] as const;
+type Group = (typeof groupNames)[number];
+
+/** The limit of the children rows (b), (c): issue 13's 300 requests per second. */
+const childLimit = 300;
+
 interface BenchFlags {
+  only: Group[];
   records: number;
   repetitions: number;
+  longRepetitions: number;
+  childInvoices: number;
+  childClients: number;
+  faultInvoices: number;
+  faultClients: number;
   skipPostgres?: boolean;
   pgUrl: string;
   profile?: boolean;
@@ -31,6 +50,14 @@ const positive = (value: string) => {
   const number = Number(value.replaceAll('_', ''));
   if (!Number.isSafeInteger(number) || number < 1) throw new InvalidArgumentError('a positive integer');
   return number;
+};
+
+const groups = (value: string): Group[] => {
+  const named = value.split(',').map((name) => name.trim());
+  const unknown = named.filter((name) => !(groupNames as readonly string[]).includes(name));
+  if (unknown.length > 0 || named.length === 0)
+    throw new InvalidArgumentError(`groups from ${groupNames.join(', ')} (comma-separated)`);
+  return named as Group[];
 };
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -56,63 +83,181 @@ async function measureBackfill(
   return samples;
 }
 
+/** The backfill and incremental groups, on one simulator of `--records` invoices. */
+async function measureCycles(
+  flags: BenchFlags,
+  workDir: string,
+): Promise<{ rows: RowSummary[]; profile: HotFrame[] | undefined }> {
+  const sim = await startSimProcess({ invoices: flags.records });
+  const backfill = flags.only.includes('backfill');
+  const pg: PgDatabases | undefined =
+    flags.skipPostgres || !backfill ? undefined : await connectPgDatabases(flags.pgUrl);
+  try {
+    const ctx: BackfillContext = { sim, workDir, pg };
+    const product = backfillRows.find((row) => row.id === 'product-sqlite')!;
+    log(`tms-sim at ${sim.url} with ${flags.records} invoices; warming it up`);
+    await backfillRows[0]!.measure(ctx, -1);
+    const rows = backfillRows.filter((row) => pg || row.database !== 'postgres');
+    const summaries = backfill
+      ? summarizeBackfill(rows, await measureBackfill(ctx, rows, flags.repetitions))
+      : [];
+    if (flags.only.includes('incremental')) {
+      // The cycles run on the store of the last product backfill, and compare with its time.
+      const backfillSeconds =
+        summaries.find((row) => row.id === 'product-sqlite')?.seconds ??
+        (await product.measure(ctx, 0)).seconds;
+      summaries.push(...(await incrementalRows(flags, sim, workDir, backfillSeconds)));
+    }
+    const profile = flags.profile ? await profileProduct(sim.url, workDir) : undefined;
+    return { rows: summaries, profile };
+  } finally {
+    await sim.stop();
+    await pg?.close();
+  }
+}
+
+async function incrementalRows(
+  flags: BenchFlags,
+  sim: SimProcess,
+  workDir: string,
+  backfillSeconds: number,
+): Promise<RowSummary[]> {
+  log('incremental cycles');
+  const storeUrl = `sqlite:${productFiles.at(-1)!}`;
+  const rows = summarizeIncremental(
+    await measureIncremental({ sim, storeUrl, records: flags.records, repetitions: flags.repetitions }),
+    backfillSeconds,
+  );
+  if (!flags.skipWorker) {
+    log('a 0.1% cycle in a running worker');
+    const inWorker = await measureWorkerCycles({
+      sim,
+      storeUrl,
+      records: flags.records,
+      repetitions: flags.repetitions,
+      redisUrl: flags.redisUrl,
+      workDir,
+    });
+    rows.push(
+      ...summarizeIncremental(inWorker, backfillSeconds, { id: 'worker', label: ', in a running worker' }),
+    );
+  }
+  return rows;
+}
+
 async function main(flags: BenchFlags): Promise<void> {
   const startedAt = performance.now();
   const loadavgBefore = loadavg();
   const workDir = mkdtempSync(join(tmpdir(), 'tms-bench-'));
-  const sim = await startSimProcess(flags.records);
-  const pg = flags.skipPostgres ? undefined : await connectPgDatabases(flags.pgUrl);
-  const ctx: BackfillContext = { sim, workDir, pg };
+  const only = (group: Group) => flags.only.includes(group);
   try {
-    const rows = backfillRows.filter((row) => pg || row.database !== 'postgres');
-    log(`tms-sim at ${sim.url} with ${flags.records} invoices; warming it up`);
-    await rows[0]!.measure(ctx, -1);
-    const summaries = summarizeBackfill(rows, await measureBackfill(ctx, rows, flags.repetitions));
-    log('incremental cycles');
-    const cycles = await measureIncremental({
-      sim,
-      storeUrl: `sqlite:${productFiles.at(-1)!}`,
+    const cycles = only('backfill') || only('incremental') ? await measureCycles(flags, workDir) : undefined;
+    const rows = cycles?.rows;
+    if (only('whole-process')) log('whole processes against the listing server');
+    const wholeProcess = only('whole-process')
+      ? summarizeWholeProcess(
+          await measureWholeProcess({ records: flags.records, repetitions: flags.repetitions, workDir, log }),
+        )
+      : undefined;
+    if (only('children'))
+      log(`child streams of ${flags.childInvoices} invoices, ${flags.childClients} clients`);
+    const children = only('children')
+      ? {
+          invoices: flags.childInvoices,
+          clients: flags.childClients,
+          rows: summarizeChildren(
+            await measureChildren({
+              invoices: flags.childInvoices,
+              clients: flags.childClients,
+              repetitions: flags.longRepetitions,
+              workDir,
+              redisUrl: flags.skipWorker ? undefined : flags.redisUrl,
+              rateLimit: childLimit,
+              untold: true,
+              log,
+            }),
+            childLimit,
+          ),
+        }
+      : undefined;
+    if (only('faults')) log(`faults: ${flags.faultInvoices} invoices, ${flags.faultClients} clients`);
+    const faults = only('faults')
+      ? {
+          invoices: flags.faultInvoices,
+          clients: flags.faultClients,
+          rows: summarizeFaults(
+            await measureFaults({
+              invoices: flags.faultInvoices,
+              clients: flags.faultClients,
+              repetitions: flags.longRepetitions,
+              workDir,
+              log,
+            }),
+          ),
+        }
+      : undefined;
+    const startup = await measureStartup(flags.repetitions);
+    const profile = cycles?.profile;
+    const report = buildReport({
       records: flags.records,
       repetitions: flags.repetitions,
+      groups: flags.only,
+      startedAt,
+      loadavgBefore,
+      rows,
+      wholeProcess,
+      children,
+      faults,
+      limit: childLimit,
+      startup,
+      profile,
     });
-    const backfill = summaries.find((row) => row.id === 'product-sqlite')!;
-    summaries.push(...summarizeIncremental(cycles, backfill.seconds));
-    if (!flags.skipWorker) {
-      log('a 0.1% cycle in a running worker');
-      const inWorker = await measureWorkerCycles({
-        sim,
-        storeUrl: `sqlite:${productFiles.at(-1)!}`,
-        records: flags.records,
-        repetitions: flags.repetitions,
-        redisUrl: flags.redisUrl,
-        workDir,
-      });
-      summaries.push(
-        ...summarizeIncremental(inWorker, backfill.seconds, { id: 'worker', label: ', in a running worker' }),
-      );
-    }
-    const startup = await measureStartup(flags.repetitions);
-    const profile = flags.profile ? await profileProduct(sim.url, workDir) : undefined;
-    const report = buildReport({ ...flags, startedAt, loadavgBefore, rows: summaries, startup, profile });
     saveReport(flags.out, report);
     process.stdout.write(`\n${formatReport(report)}\nfigures written to ${flags.out}\n`);
     if (profile) process.stdout.write(`profile kept at ${keptProfile}\n`);
   } finally {
-    await sim.stop();
-    await pg?.close();
     rmSync(workDir, { recursive: true, force: true });
   }
 }
 
 await main(
   new Command('bench')
-    .option('--records <n>', 'invoices in the data set', positive, 200_000)
-    .option('--repetitions <n>', 'repetitions of every row', positive, 3)
+    .option('--only <groups>', `groups of rows, comma-separated: ${groupNames.join(', ')}`, groups, [
+      ...groupNames,
+    ])
+    .option(
+      '--records <n>',
+      'invoices of the backfill, incremental and whole-process rows',
+      positive,
+      200_000,
+    )
+    .option(
+      '--repetitions <n>',
+      'repetitions of the backfill, incremental and whole-process rows',
+      positive,
+      3,
+    )
+    .option(
+      '--long-repetitions <n>',
+      'repetitions of the children and fault rows (minutes each)',
+      positive,
+      1,
+    )
+    .option('--child-invoices <n>', 'invoices of the children rows (issue 13: 20000)', positive, 4000)
+    .option('--child-clients <n>', 'clients of the children rows (issue 13: 10000)', positive, 2000)
+    .option('--fault-invoices <n>', 'invoices of the fault rows (issue 19: 400)', positive, 100)
+    .option('--fault-clients <n>', 'clients of the fault rows (issue 19: 400)', positive, 100)
     .option('--skip-postgres', 'leave out the PostgreSQL rows')
     .option('--pg-url <url>', 'PostgreSQL server for fresh databases (TEST_PG_URL)', defaultPgUrl())
-    .option('--profile', 'also run one product backfill with --cpu-prof and list its hottest frames')
-    .option('--skip-worker', 'leave out the 0.1% cycle in a running worker (needs Redis)')
-    .option('--redis-url <url>', 'Redis for that worker', process.env.REDIS_URL ?? 'redis://127.0.0.1:6379')
+    .option(
+      '--profile',
+      'with backfill or incremental: one more product backfill with --cpu-prof, its hottest frames',
+    )
+    .option(
+      '--skip-worker',
+      'leave out the rows that need Redis (the worker cycle, two workers sharing a budget)',
+    )
+    .option('--redis-url <url>', 'Redis for the workers', process.env.REDIS_URL ?? 'redis://127.0.0.1:6379')
     .option('--out <path>', 'results file (figures kept per data set size)', 'bench/results.json')
     .parse()
     .opts<BenchFlags>(),

@@ -1,12 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createSimAdminClient, type SimChange } from '../src/sim/sim-admin-client.js';
-import { cpuSeconds } from './process-cpu.js';
+import { createSimAdminClient, type SimAdminClient, type SimChange } from '../src/sim/sim-admin-client.js';
+import { startServerProcess } from './server-process.js';
 
 /** The simulator the benchmark runs against, in its own process (it never shares an event loop). */
 export interface SimProcess {
   readonly url: string;
   /** API requests served so far. */
   requests(): Promise<number>;
+  /** The simulator's admin client (request counts per route and per second, truth, faults). */
+  readonly admin: SimAdminClient;
   /** CPU seconds the simulator has used so far: its share of a run's wall time shows it is no bottleneck. */
   cpuSeconds(): number;
   /** Applies `count` random changes to invoices only, in batches the admin route accepts. */
@@ -14,25 +15,48 @@ export interface SimProcess {
   stop(): Promise<void>;
 }
 
-export async function startSimProcess(invoices: number): Promise<SimProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'bench/sim-server.ts', '--invoices', String(invoices)],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
+/** How the benchmark's simulator is started (bench/sim-server.ts's flags). */
+export interface SimProcessOptions {
+  readonly invoices: number;
+  /** @default 100 */
+  readonly clients?: number;
+  /** @default 1 */
+  readonly operators?: number;
+  /** Added to every answer. @default 0 */
+  readonly latencyMs?: number;
+  /** The tenant's requests per second before 429; 0 = none. @default 0 */
+  readonly rateLimit?: number;
+  /** A fault profile (its latency replaces `latencyMs`). @default none */
+  readonly faults?: string;
+  /** @default 3600 */
+  readonly tokenTtlSeconds?: number;
+}
+
+export async function startSimProcess(options: SimProcessOptions): Promise<SimProcess> {
+  const flags = {
+    invoices: options.invoices,
+    clients: options.clients ?? 100,
+    operators: options.operators ?? 1,
+    'latency-ms': options.latencyMs ?? 0,
+    'rate-limit': options.rateLimit ?? 0,
+    'token-ttl': options.tokenTtlSeconds ?? 3600,
+    ...(options.faults ? { faults: options.faults } : {}),
+  };
+  const server = await startServerProcess(
+    'bench/sim-server.ts',
+    Object.entries(flags).flatMap(([name, value]) => [`--${name}`, String(value)]),
   );
-  const url = await bannerUrl(child);
-  const admin = createSimAdminClient({ url });
+  const admin = createSimAdminClient({ url: server.url });
   return {
-    url,
+    url: server.url,
+    admin,
     requests: async () => {
       const counts = await admin.requests();
       let served = 0;
       for (const byStatus of Object.values(counts)) for (const n of Object.values(byStatus)) served += n;
       return served;
     },
-    cpuSeconds: () => cpuSeconds(child.pid!),
+    cpuSeconds: server.cpuSeconds,
     async changeInvoices(count, seed) {
       const changes: SimChange[] = [];
       for (let done = 0, batch = 0; done < count; batch++) {
@@ -42,22 +66,6 @@ export async function startSimProcess(invoices: number): Promise<SimProcess> {
       }
       return changes;
     },
-    async stop() {
-      const closed = new Promise((resolve) => child.once('close', resolve));
-      child.kill('SIGTERM');
-      await closed;
-    },
+    stop: server.stop,
   };
-}
-
-function bannerUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.once('exit', (code) => reject(new Error(`the simulator exited (${code}) before listening`)));
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve(match[1]!);
-    });
-  });
 }

@@ -1,15 +1,37 @@
 // tms-sim in its own process, as `tms-sync sim` runs it, with its JSON cache sized to the data set:
-//   node --import tsx bench/sim-server.ts --invoices N
+//   node --import tsx bench/sim-server.ts --invoices N [--clients N] [--operators N] [--latency-ms MS]
+//     [--rate-limit RPS] [--faults PROFILE] [--token-ttl SECONDS]
 // Prints `listening on URL`; the benchmark counts requests with the simulator's GET /_sim/requests.
 import { parseArgs } from 'node:util';
 import { createSimServer } from '../src/sim/create-sim-server.js';
+import type { FaultProfileName } from '../src/sim/sim-options.js';
 
-const { values } = parseArgs({ options: { invoices: { type: 'string', default: '200000' } } });
+const { values } = parseArgs({
+  options: {
+    invoices: { type: 'string', default: '200000' },
+    clients: { type: 'string', default: '100' },
+    operators: { type: 'string', default: '1' },
+    'latency-ms': { type: 'string', default: '0' },
+    'rate-limit': { type: 'string', default: '0' },
+    faults: { type: 'string' },
+    'token-ttl': { type: 'string', default: '3600' },
+  },
+});
 const invoices = Number(values.invoices);
 // Room for every record's JSON and the creates of the incremental cycles, so the simulator serves
 // at its fastest and is never what a row measures (a full cache evicts in O(1), but re-encodes).
 const jsonCacheSize = Math.ceil(invoices * 1.5) + 10_000;
-const { app } = createSimServer({ invoices, clients: 100, operators: 1, seed: 1, jsonCacheSize });
+const latencyMs = Number(values['latency-ms']);
+const { app } = createSimServer({
+  invoices,
+  clients: Number(values.clients),
+  operators: Number(values.operators),
+  seed: 1,
+  jsonCacheSize,
+  rateLimitPerSecond: Number(values['rate-limit']),
+  tokenTtlSeconds: Number(values['token-ttl']),
+  faults: (values.faults as FaultProfileName | undefined) ?? (latencyMs > 0 ? { latencyMs } : 'none'),
+});
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;

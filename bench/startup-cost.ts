@@ -1,18 +1,32 @@
 import { runMeasured } from './peak-rss.js';
 import { median } from './sample.js';
 
-/** What the product's process costs before it syncs anything: `tms-sync --help` loads every command. */
+/** What the product's process costs before it syncs anything. */
 export interface StartupCost {
   readonly wallSeconds: number;
   readonly peakRssMb: number;
 }
 
-/** Medians of a few `node bin/tms-sync.js --help` runs: the floor under every product row's wall time and RSS. */
-export async function measureStartup(repetitions: number): Promise<StartupCost> {
+/** `tms-sync --help` loads every command; `tms-sync sync --help` only what `sync` needs. */
+export interface Startup {
+  readonly help: StartupCost;
+  readonly syncHelp: StartupCost;
+}
+
+async function medianOf(args: readonly string[], repetitions: number): Promise<StartupCost> {
   const runs = [];
-  for (let i = 0; i < repetitions; i++) runs.push(await runMeasured(['bin/tms-sync.js', '--help']));
+  for (let i = 0; i < repetitions; i++) runs.push(await runMeasured(['bin/tms-sync.js', ...args]));
   return {
     wallSeconds: median(runs.map((run) => run.wallSeconds)),
     peakRssMb: median(runs.map((run) => run.peakRssMb)),
+  };
+}
+
+/** Medians of a few runs of each: the floor under every product row's wall time and RSS. */
+export async function measureStartup(repetitions: number): Promise<Startup> {
+  await runMeasured(['bin/tms-sync.js', '--version']); // builds the bundle if the sources changed
+  return {
+    help: await medianOf(['--help'], Math.max(3, repetitions)),
+    syncHelp: await medianOf(['sync', '--help'], Math.max(3, repetitions)),
   };
 }

@@ -1,3 +1,4 @@
+import type { ChildSummary, FaultSummary, WholeProcessSummary } from './group-summaries.js';
 import type { RowSummary } from './results-table.js';
 import { median } from './sample.js';
 
@@ -97,6 +98,69 @@ export function checkTargets(rows: readonly RowSummary[]): TargetCheck[] {
       `${headroom.toFixed(1)}x, sim CPU ${Math.round(product.simCpuShare * 100)}% of the product's sync time`,
       headroom >= 2,
     );
+  }
+  return checks;
+}
+
+/** Issue 13's speed before #13 (4 parent requests in flight): its target (a) is five times that. */
+const childBaseline = 115;
+
+/** Issues 13 and 19's targets that the whole-process, children and fault rows answer. */
+export function checkGroupTargets(groups: {
+  wholeProcess?: readonly WholeProcessSummary[] | undefined;
+  children?: readonly ChildSummary[] | undefined;
+  faults?: readonly FaultSummary[] | undefined;
+  limit: number;
+}): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const product = groups.wholeProcess?.find((row) => row.id === 'product-whole');
+  if (product?.vsLoop != null)
+    checks.push({
+      target: 'whole process: sync invoices >= 0.9x a plain keep-alive loop',
+      measured: `${product.vsLoop.toFixed(2)}x`,
+      met: product.vsLoop >= 0.9,
+    });
+  const current = groups.wholeProcess?.find((row) => row.id === 'product-current');
+  if (current)
+    checks.push({
+      target: 'time to the first request <= 0.3 s (store current)',
+      measured: `${current.firstRequestSeconds.toFixed(3)} s`,
+      met: current.firstRequestSeconds <= 0.3,
+    });
+  const children = (id: ChildSummary['id']) => groups.children?.find((row) => row.id === id);
+  const a = children('children-product');
+  if (a?.reference != null) {
+    const goal = Math.min(5 * childBaseline, a.reference);
+    checks.push({
+      target: `(a) child streams at 30 ms >= min(5 x ${childBaseline}, the simulator's capacity) requests/s`,
+      measured: `${Math.round(a.requestsPerSecond)}/s against ${Math.round(goal)}/s (${(a.requestsPerSecond / goal).toFixed(2)}x)`,
+      met: a.requestsPerSecond >= goal,
+    });
+  }
+  for (const [id, name] of [
+    ['children-limited', '(b)'],
+    ['children-two-workers', '(c)'],
+  ] as const) {
+    const row = children(id);
+    if (!row || row.share === null) continue;
+    checks.push(
+      {
+        target: `${name} >= 90% of the allowance (${groups.limit} requests/s) used`,
+        measured: `${(row.share * 100).toFixed(1)}%`,
+        met: row.share >= 0.9,
+      },
+      {
+        target: `${name} <= 1% of requests answered 429`,
+        measured: `${(row.rateLimitedShare * 100).toFixed(2)}%`,
+        met: row.rateLimitedShare <= 0.01,
+      },
+    );
+    if (id === 'children-two-workers' && row.worstExcess !== undefined)
+      checks.push({
+        target: '(c) the two workers together never above the limit for more than one burst',
+        measured: `at most ${row.worstExcess} requests above limit x seconds (one burst: ${groups.limit})`,
+        met: row.worstExcess <= groups.limit,
+      });
   }
   return checks;
 }

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { runMeasured } from './peak-rss.js';
 import { lastRunId, runsSince } from './product-run.js';
 import { sampled } from './sample.js';
 import type { SimProcess } from './sim-process.js';
+import { startWorker } from './worker-process.js';
 
 export interface WorkerCyclesOptions {
   readonly sim: SimProcess;
@@ -71,31 +72,6 @@ export async function measureWorkerCycles(options: WorkerCyclesOptions): Promise
     await deleteKeysUnder(redis, prefix);
     redis.disconnect();
   }
-}
-
-async function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const worker = spawn(process.execPath, ['bin/tms-sync.js', 'worker'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      if (!output.includes('"worker started"')) return;
-      worker.stdout!.off('data', onData);
-      worker.stderr!.off('data', onData);
-      resolve();
-    };
-    worker.stdout!.on('data', onData);
-    worker.stderr!.on('data', onData);
-    worker.once('exit', (code) =>
-      reject(new Error(`the worker exited (${code}) before it started:\n${output}`)),
-    );
-  });
-  worker.stdout!.resume();
-  worker.stderr!.resume();
-  return worker;
 }
 
 /** The worker's peak resident set so far (VmHWM). */

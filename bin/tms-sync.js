@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Runs the TypeScript sources with no build step to remember. The first start after a change
-// bundles them with esbuild (~0.1 s; packages stay external) into node_modules/.cache/tms-sync/,
-// and node loads that plain JavaScript: much less memory and a faster start than passing every
-// module, node_modules included, through tsx's loader (BENCHMARKS.md, "What moved the figures"). Where the cache cannot be
-// written (a read-only install), or with TMS_SYNC_TSX=1, tsx runs the sources directly.
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+// bundles them with esbuild (under a second) into node_modules/.cache/tms-sync/<hash of the sources>/, one
+// chunk per command, and node loads that plain JavaScript: much less memory and a faster start than
+// passing every module, node_modules included, through tsx's loader (BENCHMARKS.md, "What moved
+// the figures"). Where the cache cannot be written (a read-only install), or with TMS_SYNC_TSX=1,
+// tsx runs the sources directly.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 
@@ -17,8 +19,12 @@ v8.setFlagsFromString('--heap-growing-percent=10');
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const sourceDirs = ['src', 'config', 'schemas', 'jobs'];
+// Besides the sources, what shapes the bundle: this script (the build options) and the lockfile
+// (esbuild's version).
+const buildInputs = [fileURLToPath(import.meta.url), join(root, 'package-lock.json')];
 const cache = join(root, 'node_modules', '.cache', 'tms-sync');
-const bundle = join(cache, 'tms-sync.mjs');
+/** Builds kept besides the current one: a process started on an older build may still open its SQLite thread. */
+const keptBuilds = 4;
 // The SQLite thread's module is a second entry, written beside the CLI's bundle, where the bundled
 // code looks for it (src/store/sqlite/sqlite-thread-script.ts).
 const entries = {
@@ -26,36 +32,99 @@ const entries = {
   'sqlite-thread': join(root, 'src', 'store', 'sqlite', 'sqlite-thread-worker.ts'),
 };
 
-await import(process.env.TMS_SYNC_TSX === '1' ? await fromSource() : await freshBundle());
-
-/** The bundle's URL, rebuilt first when a source file is newer; the sources' when that fails. */
+/**
+ * The URL of the bundle built from the sources as they are now; the sources' when it cannot be
+ * built. Bundles are keyed on the sources' content, not their times: a deploy that keeps file times
+ * (rsync -a, tar, cp -p) over an older cache still gets a bundle of what it deployed.
+ */
 async function freshBundle() {
   try {
-    if (newestSource() > modified(bundle)) {
-      const { buildSync } = await import('esbuild');
-      // Written aside and renamed, the CLI last: processes starting together never load a
-      // half-written file, and a fresh CLI bundle always finds its thread's module.
-      const aside = join(cache, `build-${process.pid}`);
-      mkdirSync(aside, { recursive: true });
-      buildSync({
-        entryPoints: entries,
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        target: 'node20',
-        packages: 'external',
-        outdir: aside,
-        outExtension: { '.js': '.mjs' },
-        logLevel: 'warning',
-      });
-      renameSync(join(aside, 'sqlite-thread.mjs'), join(cache, 'sqlite-thread.mjs'));
-      renameSync(join(aside, 'tms-sync.mjs'), bundle);
-      rmSync(aside, { recursive: true, force: true });
-    }
+    const dir = join(cache, sourcesHash());
+    const bundle = join(dir, 'tms-sync.mjs');
+    if (!existsSync(bundle)) await build(dir);
     return pathToFileURL(bundle).href;
   } catch {
     return fromSource();
   }
+}
+
+/**
+ * Packages whose hundreds of ES modules cost a start more to resolve and load one by one than
+ * their code inlined (~0.25 s together): bundled in. Every other package stays external: native
+ * addons, packages that read files beside their code (BullMQ's Lua scripts), pino's transports.
+ */
+const inlined = ['kysely', '@sinclair/typebox', 'undici', 'commander', 'p-map', 'p-retry'];
+
+/** esbuild's `packages: 'external'`, but for the inlined ones. */
+const externalPackages = {
+  name: 'external-packages',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, ({ path }) => {
+      const inline = inlined.some((name) => path === name || path.startsWith(`${name}/`));
+      return inline ? undefined : { path, external: true };
+    });
+  },
+};
+
+/** Bundles into a folder of its own, then renames it into place whole: a process never sees half a build. */
+async function build(dir) {
+  const esbuild = await import('esbuild');
+  const aside = join(cache, `build-${process.pid}`);
+  rmSync(aside, { recursive: true, force: true });
+  await esbuild.build({
+    entryPoints: entries,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    plugins: [externalPackages],
+    // The inlined CommonJS packages require Node's built-ins: give ES module chunks a `require`.
+    banner: {
+      js: "import { createRequire as tmsSyncRequire } from 'node:module'; const require = tmsSyncRequire(import.meta.url);",
+    },
+    // Each command in a chunk of its own, loaded when run (src/cli/commands.ts): `sync` never
+    // loads the worker's packages. Chunks sit beside the entries (the SQLite thread's module is
+    // looked for beside the code that starts it).
+    splitting: true,
+    outdir: aside,
+    outExtension: { '.js': '.mjs' },
+    logLevel: 'warning',
+  });
+  try {
+    renameSync(aside, dir);
+  } catch (error) {
+    // Another process built the same sources first: theirs is as good.
+    rmSync(aside, { recursive: true, force: true });
+    if (!existsSync(join(dir, 'tms-sync.mjs'))) throw error;
+  }
+  pruneBuilds(dir);
+}
+
+function pruneBuilds(current) {
+  const builds = readdirSync(cache, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && /^[0-9a-f]{40}$/.test(entry.name))
+    .map((entry) => join(cache, entry.name))
+    .filter((dir) => dir !== current)
+    .map((dir) => ({ dir, at: statSync(dir).mtimeMs }))
+    .sort((a, b) => b.at - a.at);
+  for (const { dir } of builds.slice(keptBuilds)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** SHA-1 of every source file's path and content (a few ms for the whole tree). */
+function sourcesHash() {
+  const files = [...buildInputs];
+  for (const dir of sourceDirs) {
+    for (const entry of readdirSync(join(root, dir), { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) files.push(join(entry.parentPath ?? entry.path, entry.name));
+    }
+  }
+  const hash = createHash('sha1');
+  for (const file of files.sort()) {
+    hash.update(`${relative(root, file)}\0`);
+    hash.update(readFileSync(file));
+    hash.update('\0');
+  }
+  return hash.digest('hex');
 }
 
 async function fromSource() {
@@ -64,21 +133,4 @@ async function fromSource() {
   return pathToFileURL(join(root, 'src', 'cli', 'main.ts')).href;
 }
 
-function newestSource() {
-  let newest = 0;
-  for (const dir of sourceDirs) {
-    for (const entry of readdirSync(join(root, dir), { recursive: true, withFileTypes: true })) {
-      if (entry.isFile())
-        newest = Math.max(newest, modified(join(entry.parentPath ?? entry.path, entry.name)));
-    }
-  }
-  return newest;
-}
-
-function modified(path) {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return 0;
-  }
-}
+await import(process.env.TMS_SYNC_TSX === '1' ? await fromSource() : await freshBundle());

@@ -23,8 +23,9 @@ export function checkIntegers<T>(settings: T, table: IntegerSettingTable<T>): vo
   }
 }
 
+// Decimal digits only: Number() would also take `0x50`, `1e3` and ` 12 `.
 function parseInteger(setting: string, value: string, min: number, max: number): number {
-  const number = Number(value);
+  const number = /^-?\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isInteger(number) || number < min || number > max) {
     throw new SettingsError(setting, `expected an integer ${min}-${max}, got "${value}"`);
   }

@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 
 const Schedule = Type.Object(
   {
-    everySeconds: Type.Optional(Type.Integer({ minimum: 1 })),
+    everySeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 31_536_000 })),
     cron: Type.Optional(Type.String({ minLength: 1 })),
   },
   { additionalProperties: false },
@@ -25,13 +25,16 @@ export const SettingsFile = Type.Object(
     sync: Type.Optional(
       Type.Object(
         {
-          pageLimit: Type.Optional(Type.Integer({ minimum: 1 })),
+          // The spec's listings clamp `limit` to 1000; room is left for a TMS that allows more.
+          pageLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
           maxDeleteShare: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
-          guardMinRows: Type.Optional(Type.Integer({ minimum: 1 })),
-          guardMinScopes: Type.Optional(Type.Integer({ minimum: 1 })),
-          windowOverlapSeconds: Type.Optional(Type.Integer({ minimum: 0 })),
-          windowLookbackDays: Type.Optional(Type.Integer({ minimum: 1 })),
+          guardMinRows: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })),
+          guardMinScopes: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })),
+          windowOverlapSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_592_000 })),
+          windowLookbackDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
           partitionConcurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
+          maxRunPages: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })),
+          maxRunSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_000_000 })),
         },
         { additionalProperties: false },
       ),
@@ -43,12 +46,38 @@ export const SettingsFile = Type.Object(
           maxRequestsPerSecond: Type.Optional(Type.Integer()),
           patienceSeconds: Type.Optional(Type.Integer()),
           requestCeilingSeconds: Type.Optional(Type.Integer()),
+          requestTimeoutSeconds: Type.Optional(Type.Integer()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    streams: Type.Optional(
+      Type.Object(
+        {
+          include: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+          exclude: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    commands: Type.Optional(
+      Type.Object(
+        {
+          concurrency: Type.Optional(Type.Integer()),
+          maxAttempts: Type.Optional(Type.Integer()),
+          leaseMs: Type.Optional(Type.Integer()),
+          retryMs: Type.Optional(Type.Integer()),
+          everyMs: Type.Optional(Type.Integer()),
         },
         { additionalProperties: false },
       ),
     ),
     schedule: Type.Optional(Schedule),
     streamSchedules: Type.Optional(Type.Record(Type.String(), Schedule)),
+    reconcileSchedule: Type.Optional(Type.Union([Schedule, Type.Literal(false)])),
+    streamReconcileSchedules: Type.Optional(
+      Type.Record(Type.String(), Type.Union([Schedule, Type.Literal(false)])),
+    ),
     worker: Type.Optional(
       Type.Object(
         {
@@ -58,6 +87,7 @@ export const SettingsFile = Type.Object(
           attempts: Type.Optional(Type.Integer({ minimum: 1 })),
           backoffMs: Type.Optional(Type.Integer({ minimum: 0 })),
           lockMs: Type.Optional(Type.Integer({ minimum: 1000 })),
+          maxStalls: Type.Optional(Type.Integer({ minimum: 1 })),
           rateLimitPauseMs: Type.Optional(Type.Integer({ minimum: 1 })),
           shutdownTimeoutMs: Type.Optional(Type.Integer({ minimum: 1000 })),
           dashboardToken: Type.Optional(Type.String({ minLength: 1 })),

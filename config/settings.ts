@@ -1,3 +1,4 @@
+import { type CommandSettings, defaultCommandSettings } from './command-settings.js';
 import { defaultTmsSettings, type TmsSettings } from './tms-settings.js';
 import { defaultWorkerSettings, type WorkerSettings } from './worker-settings.js';
 
@@ -25,6 +26,25 @@ export interface SyncSettings {
    * job, WORKER_CONCURRENCY at once). The TMS's own limits still bound the requests. @default 4
    */
   readonly partitionConcurrency: number;
+  /**
+   * A run of one partition stops, failed, once it committed this many pages: a listing that never
+   * ends (a new cursor with every page) cannot hold a run forever. What it committed stays, the
+   * next run resumes from its checkpoint. @default 100000
+   */
+  readonly maxRunPages: number;
+  /** A run of one partition stops, failed, after this many seconds (at most 2000000, 23 days), however it is paced. @default 43200 (12 h) */
+  readonly maxRunSeconds: number;
+}
+
+/**
+ * Which streams run when none are named (`sync`, the worker's schedulers, `trigger all`); config
+ * file only. Streams named on the command line, in `trigger` or in a webhook run whatever these say.
+ */
+export interface StreamSelection {
+  /** Only these streams; undefined: the whole catalogue. @default undefined */
+  readonly include: readonly string[] | undefined;
+  /** Not these streams (applied after `include`). @default [] */
+  readonly exclude: readonly string[];
 }
 
 /** Everything the commands read (README.md, Configuration); env var names in brackets. */
@@ -54,12 +74,24 @@ export interface Settings {
   readonly sync: SyncSettings;
   /** The TMS's allowance and the client's patience (tms-settings.ts). */
   readonly tms: TmsSettings;
+  /** The streams that run when none are named (config file only). */
+  readonly streams: StreamSelection;
   /** Default schedule of every stream for `worker`. @default { everySeconds: 300 } */
   readonly schedule: ScheduleSetting;
   /** Per-stream schedules (config file only), by stream name. @default {} */
   readonly streamSchedules: Readonly<Record<string, ScheduleSetting>>;
+  /**
+   * When the worker runs each partition with `reconcile` (hard deletes, which `since` never
+   * returns; docs/sync-engine.md), for the streams a reconcile run does something for; false:
+   * never (config file only). @default { cron: '0 3 * * *' } (nightly, the worker's time zone)
+   */
+  readonly reconcileSchedule: ScheduleSetting | false;
+  /** Per-stream reconcile schedules, or false for none (config file only). @default {} */
+  readonly streamReconcileSchedules: Readonly<Record<string, ScheduleSetting | false>>;
   /** Queue, worker and ops settings of `worker`, `trigger` and `status` (worker-settings.ts). */
   readonly worker: WorkerSettings;
+  /** Delivery of write-back commands by `push` and `worker` (command-settings.ts). */
+  readonly commands: CommandSettings;
 }
 
 export const defaultSettings: Settings = Object.freeze({
@@ -82,9 +114,15 @@ export const defaultSettings: Settings = Object.freeze({
     windowOverlapSeconds: 3600,
     windowLookbackDays: 30,
     partitionConcurrency: 4,
+    maxRunPages: 100_000,
+    maxRunSeconds: 43_200,
   }),
   tms: defaultTmsSettings,
+  streams: Object.freeze({ include: undefined, exclude: Object.freeze([]) }),
   schedule: Object.freeze({ everySeconds: 300 }),
   streamSchedules: Object.freeze({}),
+  reconcileSchedule: Object.freeze({ cron: '0 3 * * *' }),
+  streamReconcileSchedules: Object.freeze({}),
   worker: defaultWorkerSettings,
+  commands: defaultCommandSettings,
 });

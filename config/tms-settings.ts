@@ -13,6 +13,12 @@ export interface TmsSettings {
   readonly patienceSeconds: number;
   /** The longest one request is retried while the TMS answers others [TMS_REQUEST_CEILING_SECONDS]. @default 120 */
   readonly requestCeilingSeconds: number;
+  /**
+   * The deadline of one send, from sending to the last byte of the answer, however slowly the TMS
+   * drips it [TMS_REQUEST_TIMEOUT_SECONDS]. A send past it fails and is retried within the ceiling.
+   * @default 60
+   */
+  readonly requestTimeoutSeconds: number;
 }
 
 export const defaultTmsSettings: TmsSettings = Object.freeze({
@@ -20,6 +26,7 @@ export const defaultTmsSettings: TmsSettings = Object.freeze({
   maxRequestsPerSecond: 0,
   patienceSeconds: 60,
   requestCeilingSeconds: 120,
+  requestTimeoutSeconds: 60,
 });
 
 const integers = {
@@ -27,7 +34,13 @@ const integers = {
   TMS_MAX_RPS: ['maxRequestsPerSecond', 0, 100_000],
   TMS_PATIENCE_SECONDS: ['patienceSeconds', 1, 86_400],
   TMS_REQUEST_CEILING_SECONDS: ['requestCeilingSeconds', 1, 86_400],
+  TMS_REQUEST_TIMEOUT_SECONDS: ['requestTimeoutSeconds', 1, 86_400],
 } as const satisfies IntegerSettingTable<TmsSettings>;
+
+/** Every environment variable of the group, by the key it sets (the config file's hints). */
+export const tmsVariables: Readonly<Record<string, keyof TmsSettings>> = Object.fromEntries(
+  Object.entries(integers).map(([name, [key]]) => [name, key]),
+);
 
 export const tmsFromEnvironment = (env: NodeJS.ProcessEnv): Partial<TmsSettings> =>
   integersFromEnvironment<TmsSettings>(env, integers);

@@ -24,7 +24,7 @@ export interface WorkerSettings {
    * page kills the process every time. @default 20
    */
   readonly maxStalls: number;
-  /** Pause of the whole queue after a 429 without Retry-After [RATE_LIMIT_PAUSE_MS]. @default 30000 */
+  /** Pause of the fleet's request budget after a 429 without Retry-After [RATE_LIMIT_PAUSE_MS]. @default 30000 */
   readonly rateLimitPauseMs: number;
   /** Bound of a graceful stop on SIGINT/SIGTERM [SHUTDOWN_TIMEOUT_MS]. @default 30000 */
   readonly shutdownTimeoutMs: number;
@@ -61,16 +61,29 @@ const numbers = {
 const texts = {
   QUEUE_NAME: 'queueName',
   QUEUE_PREFIX: 'queuePrefix',
+} as const satisfies Record<string, keyof WorkerSettings>;
+
+/** Set but blank is a mistake, not "unset": the operator meant to protect the dashboard or the webhook. */
+const secrets = {
   OPS_DASHBOARD_TOKEN: 'dashboardToken',
   TMS_WEBHOOK_SECRET: 'webhookSecret',
 } as const satisfies Record<string, keyof WorkerSettings>;
 
 /** The worker settings the environment sets (checked; a bad number names its variable). */
+/** Every environment variable of the group, by the key it sets (the config file's hints). */
+export const workerVariables: Readonly<Record<string, keyof WorkerSettings>> = {
+  ...Object.fromEntries(Object.entries(numbers).map(([name, [key]]) => [name, key])),
+  ...texts,
+};
+
 export function workerFromEnvironment(env: NodeJS.ProcessEnv): Partial<WorkerSettings> {
   const out: Record<string, unknown> = {};
   for (const [name, key] of Object.entries(texts)) {
     const value = env[name];
     if (value !== undefined && value !== '') out[key] = value;
+  }
+  for (const [name, key] of Object.entries(secrets)) {
+    if (env[name] !== undefined) out[key] = env[name];
   }
   return { ...(out as Partial<WorkerSettings>), ...integersFromEnvironment<WorkerSettings>(env, numbers) };
 }
@@ -84,6 +97,12 @@ export function checkWorkerSettings(settings: WorkerSettings): void {
   ] as const) {
     if (!/^[\w.-]+$/.test(value))
       throw new SettingsError(name, `expected letters, digits, ".", "_" or "-", got "${value}"`);
+  }
+  for (const [name, key] of Object.entries(secrets)) {
+    const value = settings[key];
+    if (value !== undefined && value.trim() === '') {
+      throw new SettingsError(name, 'is set but blank: give it a value, or unset it to turn the feature off');
+    }
   }
   checkIntegers(settings, numbers);
 }

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Settings } from '../config/settings.js';
-import { expandStreams } from './stream-partitions.js';
-import { deduplicationIdOf, jobNames, type SyncJobData } from './sync-job.js';
+import type { PartitionSummary } from '../src/sync/run-options.js';
+import { configuredStreams, type SkippedStream, selectPartitions } from '../src/sync/select-partitions.js';
+import { childStreamsOf } from '../src/sync/stream-order.js';
+import { deduplicationIdOf, jobNames, type RequestResult, type SyncJobData } from './sync-job.js';
 import type { SyncQueue } from './sync-queue.js';
 
 /**
- * What became of one run request:
+ * What became of one run request (the shape of `RequestResult` runs):
  * - `queued`: a new job, `jobId` is the request's own;
  * - `deduplicated`: a job of the same partition and mode was waiting; it will serve the request;
  * - `follow-up`: one was running; exactly one follow-up run of the partition starts when it ends.
@@ -39,20 +41,53 @@ export async function enqueueRun(queue: SyncQueue, data: SyncJobData): Promise<E
 }
 
 export interface RunRequest {
-  /** Stream names; empty for every stream of the catalogue that is configured. */
+  /** Stream and partition names (`tasks/1001`); empty for the configured streams (select-partitions.ts). */
   readonly streams: readonly string[];
   readonly trigger: SyncJobData['trigger'];
   readonly full?: boolean;
   readonly reconcile?: boolean;
 }
 
-/** Enqueues a run of every partition of the named streams (see `expandStreams` for what is skipped). */
-export async function enqueueStreams(queue: SyncQueue, settings: Settings, request: RunRequest) {
-  const { partitions, skipped } = expandStreams(request.streams, settings);
+/** What a run request became: a run per partition, and the streams left out for missing configuration. */
+export interface EnqueuedRequest extends RequestResult {
+  readonly runs: EnqueuedRun[];
+  readonly skipped: SkippedStream[];
+}
+
+/**
+ * Enqueues a run of every partition the request names, as this process's settings expand it
+ * (`selectPartitions`): called in the worker, which knows its partitions and configuration.
+ */
+export async function enqueueStreams(
+  queue: SyncQueue,
+  settings: Settings,
+  request: RunRequest,
+): Promise<EnqueuedRequest> {
+  const { partitions, skipped } = selectPartitions(request.streams, settings);
   const runs: EnqueuedRun[] = [];
   for (const { stream, partition } of partitions) {
     const flags = { full: request.full ?? false, reconcile: request.reconcile ?? false };
     runs.push(await enqueueRun(queue, { stream, partition, trigger: request.trigger, ...flags }));
   }
   return { runs, skipped };
+}
+
+/**
+ * After a parent's run that queued parents (every record it committed or marked deleted queues its
+ * children), a run of each configured child stream at once (`streams.include`/`exclude`), so
+ * children do not wait for their own schedule.
+ * Coalesced like every request: while a child's job waits this folds into it, while one runs
+ * exactly one follow-up is made, however many parent runs ask.
+ */
+export async function enqueueChildRuns(
+  queue: SyncQueue,
+  settings: Pick<Settings, 'streams'>,
+  summary: PartitionSummary,
+): Promise<EnqueuedRun[]> {
+  if (summary.dryRun || summary.records + summary.deleted === 0) return [];
+  const configured = configuredStreams(settings);
+  const runs: EnqueuedRun[] = [];
+  for (const child of childStreamsOf(summary.stream).filter((stream) => configured.includes(stream)))
+    runs.push(await enqueueRun(queue, { stream: child, partition: '', trigger: 'parent' }));
+  return runs;
 }

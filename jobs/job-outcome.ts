@@ -1,11 +1,17 @@
-import { DelayedError, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, UnrecoverableError } from 'bullmq';
 import type { WorkerSettings } from '../config/worker-settings.js';
+import type { RequestBudget } from '../src/client/index.js';
+import { redactSecrets } from '../src/secrets/secret-registry.js';
 import type { PartitionSummary } from '../src/sync/run-options.js';
 import { retryDecisionOf } from '../src/tms-sync-error.js';
 import type { SyncJob, SyncJobResult } from './sync-job.js';
-import type { SyncQueue } from './sync-queue.js';
 
 const handOverDelayMs = 1000;
+/**
+ * A job waiting out a pause looks again at least this often (no request, only the pause key): a
+ * pause lifted by hand (its Redis key deleted) frees the jobs within this time.
+ */
+const pauseRecheckMs = 5 * 60_000;
 
 /** What a failed run calls for. */
 export type FailureKind = 'rate-limited' | 'conflict' | 'unrecoverable' | 'transient';
@@ -24,7 +30,8 @@ export interface Failure {
  */
 export function classifyFailure(failure: unknown): Failure {
   const decision = retryDecisionOf(failure);
-  const message = String(failure);
+  // BullMQ keeps the message as `failedReason` (the dashboard, status): no secret goes there.
+  const message = redactSecrets(String(failure));
   if (decision.kind === 'wait') {
     const { afterMs } = decision;
     return { kind: 'rate-limited', message, ...(afterMs === undefined ? {} : { retryAfterMs: afterMs }) };
@@ -41,21 +48,26 @@ export function failureOf(summary: PartitionSummary): unknown {
 export interface SettleContext {
   readonly job: SyncJob;
   readonly token: string | undefined;
-  readonly queue: SyncQueue;
+  /** The TMS allowance the fleet shares: its pause is what every worker waits out after a 429. */
+  readonly budget: Pick<RequestBudget, 'pause' | 'pausedForMs'>;
   readonly settings: Pick<WorkerSettings, 'rateLimitPauseMs' | 'lockMs'>;
 }
 
 /**
  * THE mapping of a run's outcome to BullMQ, for every job:
  * - succeeded: the job completes with the run's counts;
+ * - skipped (a stream it reads from was never synced): the job completes with the reason;
  * - superseded (StateConflictError: another run moved the state): completes, no retry;
  * - stopped (shutdown, lost lock): handed over to the next worker, no attempt counted; it resumes from the checkpoint;
- * - 429: the whole queue pauses for the Retry-After (every worker backs off), the job waits, no attempt counted;
+ * - wait (a 429 past the request's ceiling, or a pause longer than it): the fleet's request budget is
+ *   paused for the Retry-After (else RATE_LIMIT_PAUSE_MS), so every worker's requests hold off and
+ *   every worker delays its jobs while it lasts; this job is delayed until the pause ends, no attempt
+ *   counted, its lock given back (it waits delayed, not active);
  * - unrecoverable (configuration, auth, data the server broke): fails at once, kept for inspection;
  * - anything else: throws, BullMQ retries with exponential back-off until `attempts`.
  */
 export async function settleRun(ctx: SettleContext, summary: PartitionSummary): Promise<SyncJobResult> {
-  if (summary.result === 'succeeded') return storable(summary);
+  if (summary.result === 'succeeded' || summary.result === 'skipped') return storable(summary);
   if (summary.result === 'aborted') return putBack(ctx);
   const failure = classifyFailure(failureOf(summary));
   if (failure.kind === 'conflict') return storable(summary);
@@ -74,6 +86,16 @@ export async function postpone(ctx: SettleContext): Promise<never> {
 }
 
 /**
+ * Every sender holds off (the budget's pause): the job waits delayed until the pause ends, looking
+ * again at least every few minutes; no attempt counted, no lock held meanwhile.
+ */
+export async function waitOutPause(ctx: SettleContext, pausedForMs: number): Promise<never> {
+  const delayMs = Math.min(Math.max(1, pausedForMs), pauseRecheckMs);
+  await ctx.job.moveToDelayed(Date.now() + delayMs, ctx.token);
+  throw new DelayedError();
+}
+
+/**
  * The worker is stopping (or lost the partition lock): the job goes back for another worker, no
  * attempt counted. Delayed by a moment rather than put straight back to waiting, so that the
  * stopping worker's own in-flight fetch cannot take it again.
@@ -85,8 +107,8 @@ export async function putBack(ctx: SettleContext): Promise<never> {
 
 async function throwFailure(ctx: SettleContext, failure: Failure): Promise<never> {
   if (failure.kind === 'rate-limited') {
-    await ctx.queue.rateLimit(failure.retryAfterMs ?? ctx.settings.rateLimitPauseMs);
-    throw Worker.RateLimitError();
+    await ctx.budget.pause(failure.retryAfterMs ?? ctx.settings.rateLimitPauseMs);
+    return waitOutPause(ctx, await ctx.budget.pausedForMs());
   }
   if (failure.kind === 'unrecoverable') throw new UnrecoverableError(failure.message);
   throw new Error(failure.message);

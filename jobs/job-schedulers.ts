@@ -1,46 +1,58 @@
 import type { RepeatOptions } from 'bullmq';
 import type { ScheduleSetting, Settings } from '../config/settings.js';
-import { expandStreams, type StreamPartition } from './stream-partitions.js';
+import { type SkippedStream, type StreamPartition, selectPartitions } from '../src/sync/select-partitions.js';
+import { reconciles } from '../src/sync/stream-partitions.js';
 import { jobNames, type SyncJobData } from './sync-job.js';
 import type { SyncQueue } from './sync-queue.js';
 
-const schedulerPrefix = 'sync:';
+/** Scheduler ids: `sync:<stream>:<partition>` for plain runs, `reconcile:...` for reconcile runs. */
+const kinds = { sync: 'sync:', reconcile: 'reconcile:' } as const;
 
-/** The job scheduler id of a stream partition: stable, so an upsert on restart replaces it. */
-export function schedulerIdOf({ stream, partition }: StreamPartition): string {
-  return `${schedulerPrefix}${stream}:${partition}`;
+/** The job scheduler id of a stream partition's plain runs: stable, so an upsert on restart replaces it. */
+export function schedulerIdOf(
+  { stream, partition }: StreamPartition,
+  kind: keyof typeof kinds = 'sync',
+): string {
+  return `${kinds[kind]}${stream}:${partition}`;
 }
 
 export interface SchedulerSync {
   readonly upserted: string[];
   /** Schedulers of partitions no longer configured (a stream dropped, an operator removed). */
   readonly removed: string[];
-  readonly skipped: Array<{ stream: string; reason: string }>;
+  readonly skipped: SkippedStream[];
 }
 
 /**
- * Makes the queue's schedulers match the configuration: one per stream partition (upserted, so a
- * restart never adds a second), and none for partitions no longer configured. A scheduler only
- * emits `tick` jobs; the worker turns a tick into a deduplicated `sync` job (sync-processor.ts), so a
- * tick during a run yields one follow-up run, never a parallel one.
+ * Makes the queue's schedulers match the configuration: one per configured stream partition
+ * (`schedule`, `streamSchedules`), one more for its reconcile runs where a reconcile run finds
+ * something a plain one does not (`reconcileSchedule`, `streamReconcileSchedules`; default
+ * nightly), upserted so a restart never adds a second, and none for what is no longer configured.
+ * A scheduler only emits `tick` jobs; the worker turns a tick into a deduplicated `sync` job
+ * (sync-processor.ts), so a tick during a run yields one follow-up run, never a parallel one.
  */
 export async function syncSchedulers(queue: SyncQueue, settings: Settings): Promise<SchedulerSync> {
-  const { partitions, skipped } = expandStreams([], settings);
+  const { partitions, skipped } = selectPartitions([], settings);
   const upserted: string[] = [];
-  for (const target of partitions) {
-    const id = schedulerIdOf(target);
-    const data: SyncJobData = { ...target, trigger: 'schedule' };
-    const schedule = settings.streamSchedules[target.stream] ?? settings.schedule;
+  const upsert = async (id: string, schedule: ScheduleSetting, data: SyncJobData) => {
     await queue.upsertJobScheduler(id, repeatOf(schedule), {
       name: jobNames.tick,
       data,
       opts: { attempts: 1, removeOnComplete: true, removeOnFail: 100 },
     });
     upserted.push(id);
+  };
+  for (const target of partitions) {
+    const data: SyncJobData = { ...target, trigger: 'schedule' };
+    await upsert(schedulerIdOf(target), settings.streamSchedules[target.stream] ?? settings.schedule, data);
+    const reconcile = settings.streamReconcileSchedules[target.stream] ?? settings.reconcileSchedule;
+    if (reconcile !== false && reconciles(target.stream, target.partition))
+      await upsert(schedulerIdOf(target, 'reconcile'), reconcile, { ...data, reconcile: true });
   }
   const removed: string[] = [];
   for (const scheduler of await queue.getJobSchedulers(0, -1)) {
-    if (!scheduler.key.startsWith(schedulerPrefix) || upserted.includes(scheduler.key)) continue;
+    const ours = Object.values(kinds).some((prefix) => scheduler.key.startsWith(prefix));
+    if (!ours || upserted.includes(scheduler.key)) continue;
     await queue.removeJobScheduler(scheduler.key);
     removed.push(scheduler.key);
   }

@@ -2,8 +2,14 @@ import type { Job } from 'bullmq';
 import type { RunTrigger } from '../src/store/store.js';
 import type { PartitionSummary } from '../src/sync/run-options.js';
 
-/** A `sync` job runs one stream partition once; a `tick` job (from a job scheduler) asks for one. */
-export const jobNames = { sync: 'sync', tick: 'tick' } as const;
+export { partitionLabel } from '../src/sync/stream-order.js';
+
+/**
+ * A `sync` job runs one stream partition once; a `tick` job (from a job scheduler) asks for one; a
+ * `request` job (`tms-sync trigger`) names streams and partitions for the worker to expand into
+ * `sync` jobs with its own configuration.
+ */
+export const jobNames = { sync: 'sync', tick: 'tick', request: 'request' } as const;
 
 /** What a job of either name carries; `tick` jobs carry no flags (a schedule runs incrementally). */
 export interface SyncJobData {
@@ -16,6 +22,20 @@ export interface SyncJobData {
   /** @default false */
   readonly reconcile?: boolean;
 }
+
+/** What a `request` job carries: what `trigger` was asked, expanded by the worker (select-partitions.ts). */
+export interface RunRequestData {
+  /** Stream and partition names; empty for the worker's configured streams (`trigger all`). */
+  readonly targets: readonly string[];
+  readonly trigger: 'manual';
+  /** @default false */
+  readonly full?: boolean;
+  /** @default false */
+  readonly reconcile?: boolean;
+}
+
+/** What any job of the queue carries, by its name. */
+export type QueueJobData = SyncJobData | RunRequestData;
 
 /**
  * What a finished `sync` job returns, kept with the job for inspection: the run's summary. A run
@@ -30,12 +50,27 @@ export interface SyncJobProgress {
   readonly elapsedMs: number;
 }
 
-export type SyncJob = Job<SyncJobData, SyncJobResult | { enqueued: string }, string>;
-
-/** `stream` or `stream/partition`, as logs and tables show a partition. */
-export function partitionLabel(data: Pick<SyncJobData, 'stream' | 'partition'>): string {
-  return data.partition ? `${data.stream}/${data.partition}` : data.stream;
+/** What a finished `tick` job returns: the job it enqueued (or folded into). */
+export interface TickResult {
+  readonly enqueued: string;
 }
+
+/** What a job of any name returns (a `request` job: `EnqueuedRequest` of enqueue-run.ts). */
+export type QueueJobResult = SyncJobResult | TickResult | RequestResult;
+
+/** A `request` job's return value: the runs it enqueued and the streams left out, with why. */
+export interface RequestResult {
+  readonly runs: ReadonlyArray<{
+    readonly data: SyncJobData;
+    readonly jobId: string;
+    readonly requestedId: string;
+    readonly state: 'queued' | 'deduplicated' | 'follow-up';
+  }>;
+  readonly skipped: ReadonlyArray<{ readonly stream: string; readonly reason: string }>;
+}
+
+export type SyncJob = Job<SyncJobData, QueueJobResult, string>;
+export type QueueJob = Job<QueueJobData, QueueJobResult, string>;
 
 /**
  * The deduplication id of a run request: one per stream partition and mode. Requests of the same

@@ -1,16 +1,27 @@
 import type { Processor } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { Settings } from '../config/settings.js';
 import type { StreamName } from '../config/streams.js';
-import type { WorkerSettings } from '../config/worker-settings.js';
+import type { RequestBudget } from '../src/client/index.js';
 import type { Logger } from '../src/logger.js';
 import type { PartitionSummary, RunProgress } from '../src/sync/run-options.js';
 import type { SyncEngine } from '../src/sync/sync-engine.js';
-import { enqueueRun } from './enqueue-run.js';
-import { postpone, putBack, type SettleContext, settleError, settleRun } from './job-outcome.js';
+import { enqueueChildRuns, enqueueRun, enqueueStreams } from './enqueue-run.js';
+import {
+  postpone,
+  putBack,
+  type SettleContext,
+  settleError,
+  settleRun,
+  waitOutPause,
+} from './job-outcome.js';
 import { acquirePartitionLock } from './partition-lock.js';
 import {
   jobNames,
   partitionLabel,
+  type QueueJob,
+  type QueueJobData,
+  type RunRequestData,
   type SyncJob,
   type SyncJobData,
   type SyncJobProgress,
@@ -20,9 +31,12 @@ import { queueKeyPrefix, type SyncQueue } from './sync-queue.js';
 export interface SyncProcessorOptions {
   readonly engine: Pick<SyncEngine, 'runPartition'>;
   readonly queue: SyncQueue;
+  /** The TMS allowance the engine's client takes from: while it is paused (a 429), no job starts. */
+  readonly budget: Pick<RequestBudget, 'pause' | 'pausedForMs'>;
   /** For the partition locks (any connection; blocking commands are not used). */
   readonly redis: Redis;
-  readonly settings: WorkerSettings;
+  /** The worker's settings: its queue settings, and what a `request` job expands into. */
+  readonly settings: Settings;
   readonly logger: Logger;
   /** Aborted when the worker stops: the running partitions stop after the page in hand. */
   readonly stopping: AbortSignal;
@@ -31,27 +45,46 @@ export interface SyncProcessorOptions {
 }
 
 /**
- * The worker's processor. A `tick` (from a scheduler) becomes a deduplicated `sync` job. A `sync`
- * job takes its partition's lock, runs the engine on that one partition, reports progress per page
- * and hands the outcome to job-outcome.ts, the one place that speaks BullMQ's error language.
+ * The worker's processor. A `tick` (from a scheduler) becomes a deduplicated `sync` job; a
+ * `request` (`tms-sync trigger`) becomes one per partition it names, as this worker's settings
+ * expand it. A `sync` job takes its partition's lock, runs the engine on that one partition,
+ * reports progress per page, asks for its child streams' runs when it queued parents, and hands
+ * the outcome to job-outcome.ts, the one place that speaks BullMQ's error language.
  */
-export function createSyncProcessor(options: SyncProcessorOptions): Processor<SyncJobData> {
-  const { queue, redis, settings } = options;
-  return async (job: SyncJob, token, signal) => {
+export function createSyncProcessor(options: SyncProcessorOptions): Processor<QueueJobData> {
+  const { queue, redis, budget } = options;
+  const settings = options.settings.worker;
+  return async (queued: QueueJob, token, signal) => {
+    if (queued.name === jobNames.request) {
+      const request = queued.data as RunRequestData;
+      const ctx: SettleContext = { job: queued as SyncJob, token, budget, settings };
+      try {
+        return await enqueueStreams(queue, options.settings, { ...request, streams: request.targets });
+      } catch (error) {
+        return settleError(ctx, error);
+      }
+    }
+    const job = queued as SyncJob;
     if (job.name === jobNames.tick) {
       const run = await enqueueRun(queue, {
         stream: job.data.stream,
         partition: job.data.partition,
         trigger: 'schedule',
+        ...(job.data.reconcile ? { reconcile: true } : {}),
       });
       return { enqueued: run.jobId };
     }
-    const ctx: SettleContext = { job, token, queue, settings };
+    const ctx: SettleContext = { job, token, budget, settings };
     const log = options.logger.child({
       jobId: job.id,
       stream: job.data.stream,
       partition: job.data.partition,
     });
+    const pausedForMs = await budget.pausedForMs();
+    if (pausedForMs > 0) {
+      log.info({ pausedForMs }, 'the TMS asked every sender to wait (429 Retry-After); job delayed');
+      return waitOutPause(ctx, pausedForMs);
+    }
     const lock = await acquirePartitionLock({
       redis,
       key: `${queueKeyPrefix(settings)}:partition-lock:${partitionLabel(job.data)}`,
@@ -85,6 +118,11 @@ async function runAndSettle(
   }
   if (!summary) return putBack(ctx);
   options.onRun?.(summary, ctx.job.data);
+  await enqueueChildRuns(options.queue, options.settings, summary).then(
+    (runs) => runs.length > 0 && log.info({ children: runs.map((run) => run.jobId) }, 'child runs enqueued'),
+    (error: unknown) =>
+      log.warn({ error: String(error) }, 'child runs not enqueued; they run on their schedule'),
+  );
   return settleRun(ctx, summary);
 }
 

@@ -1,19 +1,11 @@
 import { type DefaultJobOptions, Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Settings } from '../config/settings.js';
 import type { WorkerSettings } from '../config/worker-settings.js';
-import type { SyncJobData, SyncJobResult } from './sync-job.js';
+import type { QueueJobData, QueueJobResult } from './sync-job.js';
 
 // Job names are typed as string: job schedulers share BullMQ's name type for their ids.
-export type SyncQueue = Queue<SyncJobData, SyncJobResult | { enqueued: string }, string>;
-
-/**
- * A Redis connection for BullMQ: `maxRetriesPerRequest: null` so blocking commands wait out a Redis
- * restart instead of failing the worker. The caller closes it (`quit`).
- */
-export function openRedis(settings: Settings): Redis {
-  return new Redis(settings.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
-}
+export type SyncQueue = Queue<QueueJobData, QueueJobResult, string>;
 
 /**
  * Attempts and back-off of every sync job; finished jobs are kept for inspection (Bull Board,

@@ -2,13 +2,15 @@ import { hostname } from 'node:os';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Settings } from '../config/settings.js';
+import { createLocalBudget, type RequestBudget } from '../src/client/index.js';
 import type { Logger } from '../src/logger.js';
 import type { PartitionSummary } from '../src/sync/run-options.js';
 import type { SyncEngine } from '../src/sync/sync-engine.js';
 import { type SchedulerSync, syncSchedulers } from './job-schedulers.js';
-import { jobNames, type SyncJobData, type SyncJobResult } from './sync-job.js';
+import { jobNames, type QueueJobData, type QueueJobResult, type SyncJobData } from './sync-job.js';
 import { createSyncProcessor } from './sync-processor.js';
 import type { SyncQueue } from './sync-queue.js';
+import { startHeartbeat } from './worker-heartbeat.js';
 
 export interface SyncWorkerOptions {
   readonly settings: Settings;
@@ -17,15 +19,22 @@ export interface SyncWorkerOptions {
   readonly queue: SyncQueue;
   /** Shared by the queue and the partition locks; the worker opens its own blocking connection from it. */
   readonly redis: Redis;
+  /**
+   * The request budget the engine's client takes from (the fleet's, in Redis): its pause after a
+   * 429 delays every job until it ends. @default a budget of this process alone
+   */
+  readonly budget?: RequestBudget;
   /** Told about every finished run and every retry (metrics). @default nothing */
   readonly onRun?: (summary: PartitionSummary, data: SyncJobData) => void;
   readonly onRetry?: (data: SyncJobData) => void;
   /** Upsert the schedulers on start. @default true */
   readonly schedule?: boolean;
+  /** How often the worker writes its heartbeat (worker-heartbeat.ts). @default defaultHeartbeatMs (10 s) */
+  readonly heartbeatMs?: number;
 }
 
 export interface SyncWorker {
-  readonly worker: Worker<SyncJobData, SyncJobResult | { enqueued: string }, string>;
+  readonly worker: Worker<QueueJobData, QueueJobResult, string>;
   readonly schedulers: SchedulerSync | undefined;
   /**
    * Takes no new job, lets the running ones stop after their page in hand (they go back to waiting
@@ -40,28 +49,36 @@ export async function startSyncWorker(options: SyncWorkerOptions): Promise<SyncW
   const schedulers = options.schedule === false ? undefined : await syncSchedulers(queue, settings);
   if (schedulers) logger.info({ ...schedulers }, 'job schedulers in place');
   const stopping = new AbortController();
-  const processor = createSyncProcessor({ ...options, settings: settings.worker, stopping: stopping.signal });
-  const worker = new Worker<SyncJobData, SyncJobResult | { enqueued: string }, string>(
-    settings.worker.queueName,
-    processor,
-    {
-      connection: options.redis,
-      // Shown as the job's `processedBy` (Bull Board, status): which process runs a partition.
-      name: `${hostname()}:${process.pid}`,
-      prefix: settings.worker.queuePrefix,
-      concurrency: settings.worker.concurrency,
-      lockDuration: settings.worker.lockMs,
-      stalledInterval: settings.worker.lockMs,
-      // BullMQ's default of 1 would fail a job the second time its worker dies (a deploy, an OOM kill).
-      maxStalledCount: settings.worker.maxStalls,
-    },
-  );
+  const processor = createSyncProcessor({
+    ...options,
+    budget: options.budget ?? createLocalBudget(0),
+    stopping: stopping.signal,
+  });
+  const name = `${hostname()}:${process.pid}`;
+  const worker = new Worker<QueueJobData, QueueJobResult, string>(settings.worker.queueName, processor, {
+    connection: options.redis,
+    // Shown as the job's `processedBy` (Bull Board, status): which process runs a partition.
+    name,
+    prefix: settings.worker.queuePrefix,
+    concurrency: settings.worker.concurrency,
+    lockDuration: settings.worker.lockMs,
+    stalledInterval: settings.worker.lockMs,
+    // BullMQ's default of 1 would fail a job the second time its worker dies (a deploy, an OOM kill).
+    maxStalledCount: settings.worker.maxStalls,
+  });
   watch(worker, options);
   await worker.waitUntilReady();
+  const heartbeat = await startHeartbeat({
+    redis: options.redis,
+    settings: settings.worker,
+    id: name,
+    ...(options.heartbeatMs ? { intervalMs: options.heartbeatMs } : {}),
+  });
   return {
     worker,
     schedulers,
     async stop(timeoutMs) {
+      await heartbeat.stop();
       stopping.abort(new Error('worker stopping'));
       const closed = worker.close().then(() => true);
       const timeout = new Promise<boolean>((resolve) => setTimeout(resolve, timeoutMs, false).unref());
@@ -82,7 +99,7 @@ function watch(worker: SyncWorker['worker'], options: SyncWorkerOptions): void {
   worker.on('failed', (job, error) => {
     if (!job) return;
     const willRetry = job.attemptsMade < (job.opts.attempts ?? 1) && error.name !== 'UnrecoverableError';
-    if (willRetry) options.onRetry?.(job.data);
+    if (willRetry && job.name === jobNames.sync) options.onRetry?.(job.data as SyncJobData);
     logger.error(
       { jobId: job.id, ...job.data, attempt: job.attemptsMade, willRetry, error: error.message },
       'sync job failed',

@@ -1,8 +1,10 @@
 import { FormatRegistry, Type } from '@sinclair/typebox';
 
-// TypeBox rejects unknown formats, so the one the protocol uses is registered once, here.
+// TypeBox rejects unknown formats, so the one the protocol uses is registered once, here. The
+// shape alone lets `2026-13-45T99:99:99Z` through; a date-time must also name a real instant.
 const dateTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
-if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (value) => dateTimePattern.test(value));
+const isDateTime = (value: string) => dateTimePattern.test(value) && !Number.isNaN(Date.parse(value));
+if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', isDateTime);
 
 /** ISO 8601 date-time with a zone (the login answer's `expiresAt`). */
 export const DateTime = Type.String({ format: 'date-time' });

@@ -1,4 +1,5 @@
 import { type Logger, type LoggerOptions, pino } from 'pino';
+import { censor, redactSecrets } from './secrets/secret-registry.js';
 
 export type { Logger } from 'pino';
 
@@ -34,10 +35,17 @@ export interface LoggerSettings {
   destination?: NodeJS.WritableStream;
 }
 
-/** The one way to make a logger: JSON lines with secrets redacted. */
+/**
+ * The one way to make a logger: JSON lines with secrets redacted, by field name (`redactedPaths`)
+ * and by value in the finished line (a token inside a server's error text: secret-registry.ts).
+ */
 export function createLogger(settings: LoggerSettings = {}): Logger {
   return pino(
-    { level: settings.level ?? 'info', redact: { paths: redactedPaths, censor: '[redacted]' } },
+    {
+      level: settings.level ?? 'info',
+      redact: { paths: redactedPaths, censor },
+      hooks: { streamWrite: redactSecrets },
+    },
     settings.destination ?? process.stderr,
   );
 }

@@ -1,3 +1,5 @@
+import { redactSecrets } from './secrets/secret-registry.js';
+
 /**
  * What repeating the failed work would do, as the error that ended it decides (docs/retries.md):
  * - `transient`: the same work may succeed later (a reset connection, a 5xx, a busy database):
@@ -30,7 +32,8 @@ export abstract class TmsSyncError extends Error {
   abstract readonly retry: RetryDecision;
 
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
+    // The message may quote the TMS (an answer that repeats the request body): no secret stays in it.
+    super(redactSecrets(message), options);
     this.name = new.target.name;
   }
 }
@@ -40,11 +43,14 @@ export function retryDecisionOf(error: unknown): RetryDecision {
   return error instanceof TmsSyncError ? error.retry : transient;
 }
 
-/** One line for `sync_runs.error`, summaries and the child queue: the error's own one-line form, never a token. */
+/**
+ * One line for `sync_runs.error`, summaries and the child queue: the error's own one-line form,
+ * with every secret of the process blanked (an error of a driver's or a bug's is not ours to trust).
+ */
 export function describeError(error: unknown): string {
   if (error instanceof Error) {
     const text = String(error);
-    return text.startsWith(error.name) ? text : `${error.name}: ${error.message}`;
+    return redactSecrets(text.startsWith(error.name) ? text : `${error.name}: ${error.message}`);
   }
-  return String(error);
+  return redactSecrets(String(error));
 }

@@ -1,27 +1,41 @@
 import type { Command } from 'commander';
-import { registerApproveDeletesCommand } from './approve-deletes-command.js';
-import { registerDemoCommand } from './demo-command.js';
-import { registerMigrateCommand } from './migrate-command.js';
-import { registerResetCommand } from './reset-command.js';
-import { registerSchemaCommand } from './schema-command.js';
-import { registerSimCommand } from './sim-command.js';
-import { registerStatusCommand } from './status-command.js';
-import { registerSyncCommand } from './sync-command.js';
-import { registerTriggerCommand } from './trigger-command.js';
-import { registerVerifyCommand } from './verify-command.js';
-import { registerWorkerCommand } from './worker-command.js';
 
-/** Every sub-command registers itself on the program; this list is the CLI's catalogue. */
-export const commands: Array<(program: Command) => void> = [
-  registerDemoCommand,
-  registerSyncCommand,
-  registerWorkerCommand,
-  registerTriggerCommand,
-  registerStatusCommand,
-  registerSchemaCommand,
-  registerApproveDeletesCommand,
-  registerResetCommand,
-  registerMigrateCommand,
-  registerSimCommand,
-  registerVerifyCommand,
-];
+/** Registers one sub-command on the program. */
+export type RegisterCommand = (program: Command) => void;
+
+/**
+ * The CLI's catalogue, in help order. Each command's module is loaded only when needed: `sync`
+ * must not pay for BullMQ, fastify, bull-board or prom-client, which only `worker` and its
+ * neighbours use (bin/tms-sync.js bundles each command into a chunk of its own).
+ */
+const catalogue: Record<string, () => Promise<RegisterCommand>> = {
+  demo: async () => (await import('./demo-command.js')).registerDemoCommand,
+  sync: async () => (await import('./sync-command.js')).registerSyncCommand,
+  worker: async () => (await import('./worker-command.js')).registerWorkerCommand,
+  trigger: async () => (await import('./trigger-command.js')).registerTriggerCommand,
+  status: async () => (await import('./status-command.js')).registerStatusCommand,
+  schema: async () => (await import('./schema-command.js')).registerSchemaCommand,
+  'approve-deletes': async () => (await import('./approve-deletes-command.js')).registerApproveDeletesCommand,
+  reset: async () => (await import('./reset-command.js')).registerResetCommand,
+  migrate: async () => (await import('./migrate-command.js')).registerMigrateCommand,
+  sim: async () => (await import('./sim-command.js')).registerSimCommand,
+  verify: async () => (await import('./verify-command.js')).registerVerifyCommand,
+  // Write-back (docs/write-back.md)
+  command: async () => (await import('./command-command.js')).registerCommandCommand,
+  push: async () => (await import('./push-command.js')).registerPushCommand,
+  commands: async () => (await import('./commands-command.js')).registerCommandsCommand,
+};
+
+/**
+ * The commands a command line needs: the one it names (the first argument that is not an option:
+ * the program's own options take no value), none for a bare `--version`, every one otherwise (the
+ * help lists them all, and an unknown name is answered with the list).
+ */
+export async function commandsFor(args: readonly string[]): Promise<RegisterCommand[]> {
+  const named = args.find((arg) => !arg.startsWith('-'));
+  if (named !== undefined && Object.hasOwn(catalogue, named)) return [await catalogue[named]!()];
+  const versionOnly =
+    named === undefined && args.length > 0 && args.every((arg) => arg === '-V' || arg === '--version');
+  if (versionOnly) return [];
+  return Promise.all(Object.values(catalogue).map((load) => load()));
+}

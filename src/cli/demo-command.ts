@@ -14,20 +14,28 @@ const demoFile = './data/demo.sqlite';
 
 /**
  * Queries a BI user might start with, run against the demo store and printed with their answers.
- * Besides the spec's columns (`modified_at`, the task columns), they use columns inferred from the
- * simulator's records (`status`, `totals__gross`, `paid_amount`): `tms-sync schema` lists them.
+ * They read the live views (`<stream>_live`: rows that exist upstream); besides the spec's columns
+ * (`cash_on_delivery`, `address_city`, a payment's `amount` and `date`), they use columns inferred
+ * from the simulator's records (`status`, `currency`, `totals__gross`, `paid_amount`):
+ * `tms-sync schema` lists them. Amounts are summed per currency, never across.
  */
 const exampleQueries = [
   `SELECT status, currency, COUNT(*) AS invoices, ROUND(SUM(totals__gross), 2) AS gross
-   FROM invoices WHERE deleted_at IS NULL GROUP BY status, currency ORDER BY invoices DESC LIMIT 6`,
-  `SELECT c.name AS client, i.currency, COUNT(*) AS invoices, ROUND(SUM(i.totals__gross - i.paid_amount), 2) AS open_amount
-   FROM invoices i JOIN clients c ON c.id = i.client_id
-   WHERE i.deleted_at IS NULL AND i.status = 'finalized' AND i.paid_amount < i.totals__gross
+   FROM invoices_live GROUP BY status, currency ORDER BY invoices DESC LIMIT 6`,
+  `SELECT currency, COUNT(*) AS open_invoices, ROUND(SUM(totals__gross - paid_amount), 2) AS open_amount
+   FROM invoices_live WHERE status = 'finalized' AND paid_amount < totals__gross
+   GROUP BY currency ORDER BY open_amount DESC`,
+  `SELECT c.name AS client, i.currency, COUNT(*) AS open_invoices, ROUND(SUM(i.totals__gross - i.paid_amount), 2) AS open_amount
+   FROM invoices_live i JOIN clients_live c ON c.id = i.client_id
+   WHERE i.status = 'finalized' AND i.paid_amount < i.totals__gross
    GROUP BY c.id, i.currency ORDER BY open_amount DESC LIMIT 5`,
-  `SELECT operator_id, status, COUNT(*) AS tasks FROM tasks WHERE deleted_at IS NULL
+  `SELECT i.currency, COUNT(*) AS payments, ROUND(SUM(p.amount), 2) AS received
+   FROM invoice_payments_live p JOIN invoices_live i ON i.id = p.invoice_id
+   WHERE p.date >= date('now', '-1 month') GROUP BY i.currency ORDER BY received DESC`,
+  `SELECT operator_id, status, COUNT(*) AS tasks FROM tasks_live
    GROUP BY operator_id, status ORDER BY operator_id, tasks DESC`,
   `SELECT address_city AS city, COUNT(*) AS tasks, ROUND(SUM(cash_on_delivery), 2) AS cash_on_delivery
-   FROM tasks WHERE deleted_at IS NULL GROUP BY address_city ORDER BY tasks DESC LIMIT 5`,
+   FROM tasks_live GROUP BY address_city ORDER BY tasks DESC LIMIT 5`,
 ];
 
 export function registerDemoCommand(program: Command): void {

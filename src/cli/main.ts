@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { exitCodes } from './cli-failure.js';
-import { commands } from './commands.js';
+import { commandsFor } from './commands.js';
 
 // Output piped into `head` and the like may close early: that is the reader's choice, not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -23,7 +23,7 @@ const program = new Command('tms-sync')
   })
   .exitOverride();
 
-for (const register of commands) register(program);
+for (const register of await commandsFor(process.argv.slice(2))) register(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,24 +1,49 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../../config/load-settings.js';
+import { redactUrl } from '../secrets/url-credentials.js';
 import { openStore } from '../store/open-store.js';
+import type { MigrationSummary } from '../store/store.js';
 import { runCommand } from './cli-failure.js';
 import { cliLogger } from './cli-logger.js';
+import { formatTable } from './text-table.js';
 
 export function registerMigrateCommand(program: Command): void {
   program
     .command('migrate')
-    .description("Create or upgrade the store's tables (the other commands also do it on start).")
-    .action(() =>
+    .description("Create or upgrade the store's tables and views (the other commands also do it on start).")
+    .option('--json', 'print JSON: {"applied": [names]}')
+    .action((flags: { json?: boolean }) =>
       runCommand('migrate', async () => {
         const settings = loadSettings();
         const store = await openStore(settings.storeUrl, { migrate: false, logger: cliLogger(settings) });
         try {
           const summary = await store.migrate();
-          process.stdout.write(`${JSON.stringify(summary)}\n`);
+          process.stdout.write(
+            flags.json
+              ? `${JSON.stringify(summary)}\n`
+              : formatMigrations(summary, redactUrl(settings.storeUrl)),
+          );
         } finally {
           await store.close();
         }
         return 0;
       }),
     );
+}
+
+/** The migrations applied, one line each with what it did (docs/store.md, "Migrations"), and where. */
+export function formatMigrations({ applied }: MigrationSummary, store: string): string {
+  if (applied.length === 0) return `${store}: up to date, no migration to apply\n`;
+  const rows = applied.map((name) => [name, whatItDoes(name)]);
+  const count = `${applied.length} migration${applied.length === 1 ? '' : 's'}`;
+  return `${formatTable(['migration', 'does'], rows)}\n${store}: applied ${count}\n`;
+}
+
+function whatItDoes(name: string): string {
+  const spec = /^stream-([a-z0-9_]+)-spec-([a-z0-9_]+)$/.exec(name);
+  if (spec) return `adds column ${spec[1]}.${spec[2]}, filled from data`;
+  const table = /^stream-([a-z0-9_]+)$/.exec(name);
+  if (table) return `creates table ${table[1]} and view ${table[1]}_live`;
+  // Numbered: `0007-live-views` -> `live views`.
+  return name.replace(/^\d+[a-z]?-/, '').replaceAll('-', ' ');
 }

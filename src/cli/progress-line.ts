@@ -1,5 +1,6 @@
 import type { ClientTraffic } from '../client/index.js';
 import type { PartitionSummary, RunProgress } from '../sync/run-options.js';
+import { thousands } from './thousands.js';
 
 const breakerText: Record<ClientTraffic['breaker'], string> = {
   closed: 'TMS answering',
@@ -36,13 +37,13 @@ export function createProgressLine(
   };
   const describe = (seen: ClientTraffic) => {
     const partitions = [...running.values()].map(
-      (p) => `${p.partition ? `${p.stream}/${p.partition}` : p.stream} ${p.records.toLocaleString('en-US')}`,
+      (p) => `${p.partition ? `${p.stream}/${p.partition}` : p.stream} ${thousands(p.records)}`,
     );
     return [
       partitions.length > 0 ? partitions.join(', ') : 'starting',
       `${done} done${failed > 0 ? ` (${failed} failed)` : ''}`,
       `${rate} req/s`,
-      `${(seen.sends - seen.requests).toLocaleString('en-US')} retries`,
+      `${thousands(seen.retries)} retries`,
       ...(seen.rateLimited > 0 ? [`${seen.rateLimited} × 429`] : []),
       `${seen.inFlight}/${seen.limit} in flight`,
       breakerText[seen.breaker],
@@ -58,7 +59,7 @@ export function createProgressLine(
     partitionDone(summary: PartitionSummary): void {
       running.delete(`${summary.stream}\u0000${summary.partition}`);
       done += 1;
-      if (summary.result !== 'succeeded') failed += 1;
+      if (summary.result === 'failed' || summary.result === 'aborted') failed += 1;
     },
     done(): void {
       if (timer) clearInterval(timer);

@@ -1,11 +1,16 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Settings } from '../../config/settings.js';
-import { partitionLabel, type SyncJobData, type SyncJobProgress } from '../../jobs/sync-job.js';
+import { connectRedis, RedisConnectionError } from '../../jobs/connect-redis.js';
+import { jobNames, partitionLabel, type SyncJobData, type SyncJobProgress } from '../../jobs/sync-job.js';
 import { openSyncQueue, type SyncQueue } from '../../jobs/sync-queue.js';
+import { readHeartbeats, type WorkerBeat } from '../../jobs/worker-heartbeat.js';
+import { formatDuration } from './durations.js';
 
-/** The queue side of `status`: counts, schedulers with their next run, active jobs with progress. */
+/** The queue side of `status`: workers, counts, schedulers with their next run, active jobs with progress. */
 export interface QueueStatus {
   readonly queue: string;
+  /** Workers that wrote a heartbeat within the last day, alive ones first (jobs/worker-heartbeat.ts). */
+  readonly workers: WorkerBeat[];
   readonly counts: Record<string, number>;
   readonly schedulers: Array<{ id: string; schedule: string; next: Date | null }>;
   readonly active: Array<{
@@ -17,39 +22,45 @@ export interface QueueStatus {
   }>;
 }
 
-/** Unreachable Redis is not an error of `status`: the store side still answers. */
+/**
+ * Redis not there is not an error of `status` (a `sync` deployment has none): the store side still
+ * answers, and the line says why the queue is missing. A Redis that answers and refuses REDIS_URL's
+ * credentials is a configuration error (`refused`: the command exits 2 after printing the rest).
+ */
 export type QueueStatusResult =
   | { readonly reachable: true; readonly status: QueueStatus }
-  | { readonly reachable: false; readonly error: string };
+  | { readonly reachable: false; readonly error: string; readonly refused: boolean };
 
 /** Reads the queue's state, failing fast (about `connectTimeoutMs`) when Redis does not answer. */
 export async function readQueueStatus(
   settings: Settings,
   connectTimeoutMs = 1500,
 ): Promise<QueueStatusResult> {
-  const redis = new Redis(settings.redisUrl, {
-    lazyConnect: true,
-    connectTimeout: connectTimeoutMs,
-    maxRetriesPerRequest: 1,
-    retryStrategy: () => null,
-  });
-  redis.on('error', () => undefined);
+  let redis: Redis;
   try {
-    await redis.connect();
+    redis = await connectRedis(settings, {
+      timeoutMs: connectTimeoutMs,
+      redis: { maxRetriesPerRequest: 1, retryStrategy: () => null },
+    });
   } catch (error) {
-    redis.disconnect();
-    return { reachable: false, error: (error as Error).message };
+    if (!(error instanceof RedisConnectionError)) throw error;
+    return { reachable: false, error: error.message, refused: error.refused };
   }
+  redis.on('error', () => undefined);
   const queue = openSyncQueue(settings, redis);
   try {
-    return { reachable: true, status: await queueStatusOf(queue) };
+    const [status, workers] = await Promise.all([
+      queueStatusOf(queue),
+      readHeartbeats(redis, settings.worker),
+    ]);
+    return { reachable: true, status: { ...status, workers } };
   } finally {
     await queue.close();
     await redis.quit().catch(() => undefined);
   }
 }
 
-async function queueStatusOf(queue: SyncQueue): Promise<QueueStatus> {
+async function queueStatusOf(queue: SyncQueue): Promise<Omit<QueueStatus, 'workers'>> {
   const [counts, schedulers, active] = await Promise.all([
     queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'failed', 'completed', 'paused'),
     queue.getJobSchedulers(0, -1, true),
@@ -63,38 +74,87 @@ async function queueStatusOf(queue: SyncQueue): Promise<QueueStatus> {
       schedule: scheduler.pattern ?? `every ${Math.round((scheduler.every ?? 0) / 1000)}s`,
       next: scheduler.next ? new Date(scheduler.next) : null,
     })),
-    active: active.map((job) => {
-      const data = job.data as SyncJobData;
-      return {
-        jobId: job.id ?? '',
-        stream: data.stream,
-        partition: data.partition,
-        startedAt: job.processedOn ? new Date(job.processedOn) : null,
-        progress: typeof job.progress === 'object' ? (job.progress as SyncJobProgress) : null,
-      };
-    }),
+    active: active
+      .filter((job) => job.name === jobNames.sync)
+      .map((job) => {
+        const data = job.data as SyncJobData;
+        return {
+          jobId: job.id ?? '',
+          stream: data.stream,
+          partition: data.partition,
+          startedAt: job.processedOn ? new Date(job.processedOn) : null,
+          progress: typeof job.progress === 'object' ? (job.progress as SyncJobProgress) : null,
+        };
+      }),
   };
 }
 
 /** The text form printed after the streams table of `status`. */
-export function formatQueueStatus(result: QueueStatusResult): string {
-  if (!result.reachable) return `\nqueue: Redis not reachable (${result.error})\n`;
-  const { queue, counts, schedulers, active } = result.status;
+export function formatQueueStatus(result: QueueStatusResult, now: Date): string {
+  if (!result.reachable) return `\nqueue: ${result.error}\n`;
+  const { queue, counts, schedulers, active, workers } = result.status;
   const countLine = Object.entries(counts)
     .map(([state, count]) => `${state} ${count}`)
     .join(', ');
-  const lines = [`\nqueue ${queue}: ${countLine}`, '', 'schedulers:'];
+  const anyAlive = workers.some((worker) => worker.alive);
+  const lines = [
+    ...workerLines(workers, now),
+    '',
+    `queue ${queue}: ${countLine}`,
+    reconcileLine(schedulers),
+    '',
+    'schedulers:',
+  ];
   for (const scheduler of schedulers) {
-    lines.push(`  ${scheduler.id}  ${scheduler.schedule}  next ${scheduler.next?.toISOString() ?? '-'}`);
+    const overdue =
+      scheduler.next && scheduler.next < now ? (anyAlive ? ' (due)' : ' (overdue: no worker runs)') : '';
+    lines.push(
+      `  ${scheduler.id}  ${scheduler.schedule}  next ${scheduler.next?.toISOString() ?? '-'}${overdue}`,
+    );
   }
   lines.push('', 'active jobs:');
   for (const job of active) {
     const progress = job.progress
-      ? `${job.progress.pages} pages, ${job.progress.records} records`
+      ? `${job.progress.pages} pages, ${job.progress.records} records fetched`
       : 'starting';
     lines.push(
       `  ${partitionLabel(job)}  ${job.jobId}  since ${job.startedAt?.toISOString() ?? '-'}  ${progress}`,
     );
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** When the worker next looks for hard deletes: the earliest `reconcile:` scheduler (job-schedulers.ts). */
+function reconcileLine(schedulers: QueueStatus['schedulers']): string {
+  const reconcile = schedulers.filter((scheduler) => scheduler.id.startsWith('reconcile:'));
+  const next = reconcile
+    .map((scheduler) => scheduler.next)
+    .filter((date): date is Date => date !== null)
+    .sort((a, b) => a.getTime() - b.getTime())[0];
+  if (!next) return 'hard deletes: no reconcile scheduled';
+  return `hard deletes: next reconcile ${next.toISOString()} (${reconcile.length} partitions; schedulers reconcile:*)`;
+}
+
+/** Whether any worker runs: the schedules run only then. */
+function workerLines(workers: readonly WorkerBeat[], now: Date): string[] {
+  const alive = workers.filter((worker) => worker.alive);
+  if (alive.length > 0)
+    return [
+      `\nworkers: ${alive.length} alive`,
+      ...alive.map(
+        (worker) =>
+          `  ${worker.id}  since ${worker.startedAt.toISOString()}  last heartbeat ${ago(worker.lastBeatAt, now)}`,
+      ),
+    ];
+  const last = workers[0];
+  const lastSeen = last
+    ? `; the last, ${last.id}, ${last.stoppedAt ? `stopped ${ago(last.stoppedAt, now)}` : `went silent ${ago(last.lastBeatAt, now)}`}`
+    : '';
+  return [
+    `\nworkers: NONE ALIVE${lastSeen}: nothing runs the schedules below until a worker starts (tms-sync worker)`,
+  ];
+}
+
+function ago(then: Date, now: Date): string {
+  return `${formatDuration(Math.max(0, Math.round((now.getTime() - then.getTime()) / 1000)))} ago`;
 }

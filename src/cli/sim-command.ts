@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { resolveFaultRates } from '../sim/fault-profiles.js';
 import {
   defaultSimOptions,
   resolveSimOptions,
@@ -45,7 +46,11 @@ export function registerSimCommand(program: Command): void {
     .option('--invoices <n>', 'invoices in the initial data set')
     .option('--clients <n>', 'clients in the initial data set')
     .option('--operators <n>', 'operators with Driver API data')
-    .option('--faults <name>', 'fault profile: none, flaky, hostile, slow, throttled, harsh')
+    .option('--faults <name>', 'fault profile: none, flaky, hostile, slow, throttled, harsh, lossy')
+    .option(
+      '--lost-responses <rate>',
+      'share of requests (0-1) applied and then answered by a reset or a 502, on top of the profile',
+    )
     .option('--api-token <token>', 'API token the login operation accepts')
     .option('--admin-token <token>', 'value of the x-sim-admin header of the admin routes')
     .option('--token-ttl <seconds>', 'lifetime of access tokens')
@@ -55,7 +60,7 @@ export function registerSimCommand(program: Command): void {
     .option('--cursor-on-last-page', 'also put a nextCursor on the last page')
     .option('--token-format <format>', 'access tokens: jwt, opaque')
     .option('--sequence-field <name>', 'name of the sequence field in records')
-    .option('--id-style <style>', 'ids: plain, unsafe')
+    .option('--id-style <style>', 'ids: plain, unsafe, dots')
     .option('--large-sequences', 'start sequences just below 2^53')
     .option('--record-shapes <shapes>', "record shapes: default (tms-sim's own), alt (another TMS's), random")
     .option('--record-shapes-seed <n>', 'seed of the random record shapes')
@@ -97,7 +102,7 @@ function simOptionsFrom(flags: RawFlags): SimOptionsInput {
     invoices: integerFlag('--invoices', text('invoices')),
     clients: integerFlag('--clients', text('clients')),
     operators: integerFlag('--operators', text('operators')),
-    faults: text('faults') as SimOptionsInput['faults'],
+    faults: faultsFrom(text('faults'), numberFlag('--lost-responses', text('lostResponses'))),
     apiToken: text('apiToken'),
     adminToken: text('adminToken'),
     tokenTtlSeconds: integerFlag('--token-ttl', text('tokenTtl')),
@@ -114,6 +119,18 @@ function simOptionsFrom(flags: RawFlags): SimOptionsInput {
       recordShapesSeed: integerFlag('--record-shapes-seed', text('recordShapesSeed')),
     },
   };
+}
+
+/** The profile, with the rate of lost answers laid over it when `--lost-responses` is given. */
+function faultsFrom(
+  profile: string | undefined,
+  lostResponse: number | undefined,
+): SimOptionsInput['faults'] {
+  if (lostResponse === undefined) return profile as SimOptionsInput['faults'];
+  if (lostResponse < 0 || lostResponse > 1) throw new FlagError('--lost-responses must be from 0 to 1');
+  const rates = resolveFaultRates(profile ?? 'none');
+  if (typeof rates === 'string') throw new FlagError(`--faults: ${rates}`);
+  return { ...rates, lostResponse };
 }
 
 function integerFlag(flag: string, value: string | undefined): number | undefined {

@@ -1,102 +1,71 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../../config/load-settings.js';
-import { streams } from '../../config/streams.js';
 import { openStore } from '../store/open-store.js';
-import type { ColumnReport, HeldDelete, Store, SyncRun } from '../store/store.js';
-import { runCommand } from './cli-failure.js';
+import type { ColumnReport, HeldDelete, Store } from '../store/store.js';
+import { selectPartitions } from '../sync/select-partitions.js';
+import { exitCodes, runCommand } from './cli-failure.js';
 import { cliLogger } from './cli-logger.js';
+import { formatCommandStatus } from './command-status.js';
+import { formatDuration, parseDuration } from './durations.js';
 import { formatQueueStatus, readQueueStatus } from './queue-status.js';
+import { type PartitionProblem, partitionProblems } from './status-checks.js';
+import { readStatus, type StatusReport, type StreamStatus } from './stream-status.js';
 import { formatTable } from './text-table.js';
 
-/** One line of `status`: what the store knows of a stream partition. */
-export interface StreamStatus {
-  readonly stream: string;
-  readonly partition: string;
-  readonly watermark: number | null;
-  /** A cycle was interrupted and will resume from its checkpoint. */
-  readonly cycleInProgress: boolean;
-  readonly lastRun: Omit<SyncRun, 'stream' | 'partition'> | null;
-  /** Seconds since the last run that succeeded; null before the first. */
-  readonly lagSeconds: number | null;
-  /**
-   * Child streams: parents waiting for their children's refresh (`everyParent`: all of them, after a
-   * parent's full cycle); `leftParents` of them a run gave up on, `lastError` the latest reason.
-   */
-  readonly pending?: {
-    readonly queuedParents: number;
-    readonly everyParent: boolean;
-    readonly leftParents: number;
-    readonly lastError: string | null;
-  };
-}
+/** Longest error text per partition in the table's notes (`--json` has it whole). */
+const errorWidth = 240;
 
 export function registerStatusCommand(program: Command): void {
   program
     .command('status')
-    .description('Per stream: watermark, last run (when, result, counts) and lag; with Redis: the queue.')
+    .description(
+      'Per configured stream partition: watermark, last run (when, result, rows written, error) and lag; with Redis: workers alive, the queue.',
+    )
     .option('--json', 'print JSON')
-    .action((flags: { json?: boolean }) =>
+    .option(
+      '--max-lag <duration>',
+      'exit 1 when a partition has not succeeded for longer (e.g. 15m, 2h), never succeeded, or its latest run failed (for cron and monitoring)',
+    )
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 all well (or no --max-lag), 1 a partition is stale or failing (--max-lag), 2 bad usage or configuration.',
+    )
+    .action((flags: { json?: boolean; maxLag?: string }) =>
       runCommand('status', async () => {
+        const maxLag = flags.maxLag === undefined ? undefined : parseDuration(flags.maxLag, '--max-lag');
         const settings = loadSettings();
         const store = await openStore(settings.storeUrl, { logger: cliLogger(settings) });
         try {
-          const [status, attention, queue] = await Promise.all([
-            readStatus(store, new Date()),
+          const now = new Date();
+          const [report, attention, queue, commands] = await Promise.all([
+            readStatus(store, now, selectPartitions([], settings)),
             readAttention(store),
             readQueueStatus(settings),
+            store.commands.counts(),
           ]);
+          const problems = maxLag === undefined ? undefined : partitionProblems(report.partitions, maxLag);
+          const check = maxLag === undefined ? undefined : { maxLagSeconds: maxLag, problems: problems! };
+          const { partitions, ...rest } = report;
           process.stdout.write(
             flags.json
-              ? `${JSON.stringify({ streams: status, ...attention, queue }, null, 2)}\n`
-              : formatStatus(status) + formatAttention(attention) + formatQueueStatus(queue),
+              ? `${JSON.stringify({ streams: partitions, ...rest, ...attention, queue, commands, ...(check ? { check } : {}) }, null, 2)}\n`
+              : formatStatus(report) +
+                  formatAttention(attention) +
+                  formatCommandStatus(commands) +
+                  formatQueueStatus(queue, now) +
+                  (check ? formatCheck(check.problems, check.maxLagSeconds, partitions.length) : ''),
           );
+          // Redis answered and refused REDIS_URL's credentials: a configuration error, after the rest.
+          if (!queue.reachable && queue.refused) {
+            process.stderr.write(`tms-sync status: ${queue.error}\n`);
+            return exitCodes.usage;
+          }
+          return problems && problems.length > 0 ? exitCodes.failed : exitCodes.ok;
         } finally {
           await store.close();
         }
-        return 0;
       }),
     );
-}
-
-/** Every catalogue stream, with each partition the store has seen (one empty line for a stream never run). */
-export async function readStatus(store: Store, now: Date): Promise<StreamStatus[]> {
-  const [states, runs, succeeded, childWork] = await Promise.all([
-    store.listStates(),
-    store.lastRuns(),
-    lastSuccesses(store),
-    store.pendingChildWork(),
-  ]);
-  const key = (stream: string, partition: string) => `${stream}\u0000${partition}`;
-  const partitions = new Map<string, { stream: string; partition: string }>();
-  for (const item of [...states, ...runs]) partitions.set(key(item.stream, item.partition), item);
-  for (const stream of Object.keys(streams)) {
-    if (![...partitions.values()].some((item) => item.stream === stream))
-      partitions.set(key(stream, ''), { stream, partition: '' });
-  }
-  return [...partitions.values()].map(({ stream, partition }) => {
-    const state = states.find((item) => item.stream === stream && item.partition === partition);
-    const run = runs.find((item) => item.stream === stream && item.partition === partition);
-    const success = succeeded.get(key(stream, partition));
-    const work = partition === '' ? childWork.find((item) => item.stream === stream) : undefined;
-    return {
-      stream,
-      partition,
-      watermark: state?.watermark ?? null,
-      cycleInProgress: state?.cursor != null,
-      lastRun: run ? withoutScope(run) : null,
-      lagSeconds: success ? Math.round((now.getTime() - success.getTime()) / 1000) : null,
-      ...(work
-        ? {
-            pending: {
-              queuedParents: work.queuedParents,
-              everyParent: work.everyParent,
-              leftParents: work.leftParents,
-              lastError: work.lastError,
-            },
-          }
-        : {}),
-    };
-  });
 }
 
 /** What needs a person: deletes the guard held back, and typed columns whose values stopped fitting. */
@@ -148,31 +117,51 @@ function formatAttention({ heldDeletes, drift }: Attention): string {
   ].join('');
 }
 
-async function lastSuccesses(store: Store): Promise<Map<string, Date>> {
-  const out = new Map<string, Date>();
-  for (const run of await store.listRuns({ limit: 1000 })) {
-    const key = `${run.stream}\u0000${run.partition}`;
-    if (run.result === 'succeeded' && run.finishedAt && !out.has(key)) out.set(key, run.finishedAt);
-  }
-  return out;
-}
-
-function withoutScope({ stream: _stream, partition: _partition, ...run }: SyncRun) {
-  return run;
-}
-
-function formatStatus(status: readonly StreamStatus[]): string {
-  const header = ['stream', 'watermark', 'last run', 'result', 'records', 'lag', 'pending'];
-  const rows = status.map((item) => [
+function formatStatus({ partitions, unconfigured, skipped }: StatusReport): string {
+  const header = ['stream', 'watermark', 'last run', 'result', 'written', 'lag', 'pending'];
+  const rows = partitions.map((item) => [
     item.partition ? `${item.stream}/${item.partition}` : item.stream,
     item.watermark === null ? '' : `${item.watermark}${item.cycleInProgress ? ' (cycle in progress)' : ''}`,
     item.lastRun ? item.lastRun.startedAt.toISOString() : 'never',
     item.lastRun?.result ?? '',
     item.lastRun ? String(item.lastRun.inserted + item.lastRun.updated) : '',
-    item.lagSeconds === null ? '' : `${item.lagSeconds}s`,
+    item.lagSeconds === null ? 'never' : formatDuration(item.lagSeconds),
     pendingText(item.pending),
   ]);
-  return formatTable(header, rows);
+  const errors = partitions
+    .filter((item) => item.lastRun?.result === 'failed')
+    .map(
+      (item) =>
+        `  ${item.partition ? `${item.stream}/${item.partition}` : item.stream}: ${clip(item.lastRun!.error ?? 'no error recorded')}`,
+    );
+  const notes = [
+    errors.length ? `\nlatest run failed:\n${errors.join('\n')}` : '',
+    ...skippedNotes(skipped),
+    unconfigured.length
+      ? `\nin the store but no longer configured (not shown): ${unconfigured.join(', ')}`
+      : '',
+  ].filter(Boolean);
+  return `${formatTable(header, rows)}${notes.length ? `${notes.join('\n')}\n` : ''}`;
+}
+
+function skippedNotes(skipped: StatusReport['skipped']): string[] {
+  const byReason = new Map<string, string[]>();
+  for (const { stream, reason } of skipped) byReason.set(reason, [...(byReason.get(reason) ?? []), stream]);
+  return [...byReason].map(([reason, streams]) => `\nnot configured here (${reason}): ${streams.join(', ')}`);
+}
+
+function formatCheck(problems: readonly PartitionProblem[], maxLagSeconds: number, total: number): string {
+  const limit = formatDuration(maxLagSeconds);
+  if (problems.length === 0) return `\ncheck: all ${total} partitions succeeded within ${limit}\n`;
+  const lines = problems.map(
+    (problem) => `  ${problem.kind.toUpperCase()}  ${problem.partition}: ${clip(problem.detail)}`,
+  );
+  return `\ncheck: ${problems.length} of ${total} partitions need attention (--max-lag ${limit})\n${lines.join('\n')}\n`;
+}
+
+function clip(text: string): string {
+  const line = text.replace(/\s+/g, ' ');
+  return line.length > errorWidth ? `${line.slice(0, errorWidth - 1)}…` : line;
 }
 
 function pendingText(pending: StreamStatus['pending']): string {

@@ -1,13 +1,17 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../../config/load-settings.js';
 import type { Settings } from '../../config/settings.js';
-import { type EnqueuedRun, enqueueStreams } from '../../jobs/enqueue-run.js';
+import { connectRedis } from '../../jobs/connect-redis.js';
+import type { EnqueuedRun } from '../../jobs/enqueue-run.js';
 import { followRuns } from '../../jobs/follow-runs.js';
-import { partitionLabel, type SyncJobProgress } from '../../jobs/sync-job.js';
-import { openRedis, openSyncQueue } from '../../jobs/sync-queue.js';
+import { requestRuns } from '../../jobs/request-runs.js';
+import { partitionLabel, type RequestResult, type SyncJobProgress } from '../../jobs/sync-job.js';
+import { openSyncQueue } from '../../jobs/sync-queue.js';
+import { checkStreamNames, formatSkipped } from '../sync/select-partitions.js';
 import { exitCodes, runCommand, UsageError } from './cli-failure.js';
 import { formatSummary } from './summary-table.js';
 import { allSucceeded } from './sync-command.js';
+import { thousands } from './thousands.js';
 
 interface TriggerFlags {
   full?: boolean;
@@ -19,32 +23,62 @@ interface TriggerFlags {
 export function registerTriggerCommand(program: Command): void {
   program
     .command('trigger')
-    .description('Enqueue manual sync jobs for the worker (one per stream partition).')
-    .argument('<stream...>', 'streams of the catalogue, or "all"')
+    .description(
+      'Ask the worker for manual runs of streams or partitions; the worker expands them with its own configuration.',
+    )
+    .argument(
+      '<stream...>',
+      'streams or partitions (tasks/1001) of the catalogue, or "all" (the worker\'s configured streams)',
+    )
     .option('--full', 'ignore watermarks for this run (a re-sync)')
     .option('--reconcile', 'also detect hard deletes by a full id scan')
-    .option('--wait', 'follow the jobs to their end; exit 0 only when all succeeded')
+    .option('--wait', 'follow the jobs to their end; exit 0 only when none failed')
     .option('--timeout <seconds>', 'with --wait: give up after this long', '3600')
     .addHelpText(
       'after',
-      '\nExit code: 0 enqueued (with --wait: all succeeded), 1 a job failed or --wait timed out, 2 bad usage or configuration.',
+      '\nThe request is a job the worker turns into one run per partition, so "all" and a stream name mean\n' +
+        "the worker's streams and partitions (its TMS_OPERATORS, its streams.include/exclude), not this\n" +
+        "terminal's. Without --wait it waits up to 10 s for a worker to take the request.\n" +
+        'Exit code: 0 enqueued (with --wait: none failed), 1 a job failed or --wait timed out, 2 bad usage or\n' +
+        'configuration (an unknown partition, a stream the worker lacks the configuration for, Redis not\n' +
+        'reachable within 5 s).',
     )
     .action((names: string[], flags: TriggerFlags) =>
       runCommand('trigger', () => trigger(loadSettings(), names, flags)),
     );
 }
 
-/** Enqueues the runs and, with `--wait`, follows them; resolves with the exit code. */
-export async function trigger(settings: Settings, names: string[], flags: TriggerFlags): Promise<number> {
+/**
+ * Enqueues the request, prints the runs the worker made of it and, with `--wait`, follows them;
+ * resolves with the exit code. Without `--wait`, waits `expansionWaitMs` (default 10 s) for a worker.
+ */
+export async function trigger(
+  settings: Settings,
+  names: string[],
+  flags: TriggerFlags,
+  { expansionWaitMs = 10_000 } = {},
+): Promise<number> {
   const timeoutSeconds = Number(flags.timeout);
   if (!(timeoutSeconds > 0)) throw new UsageError(`--timeout: expected seconds > 0, got "${flags.timeout}"`);
-  const streams = names.includes('all') ? [] : names;
-  const redis = openRedis(settings);
+  const targets = names.includes('all') ? [] : names;
+  checkStreamNames(targets);
+  const redis = await connectRedis(settings);
   const queue = openSyncQueue(settings, redis);
   try {
-    const request = { streams, trigger: 'manual' as const, full: flags.full, reconcile: flags.reconcile };
-    const { runs, skipped } = await enqueueStreams(queue, settings, request);
-    for (const { stream, reason } of skipped) process.stderr.write(`skipped ${stream}: ${reason}\n`);
+    const request = { targets, trigger: 'manual' as const, full: flags.full, reconcile: flags.reconcile };
+    const waitMs = flags.wait ? timeoutSeconds * 1000 : expansionWaitMs;
+    const outcome = await requestRuns(queue, request, { timeoutMs: waitMs });
+    if (outcome.state === 'refused')
+      throw new UsageError(`the worker refused the request: ${outcome.reason}`);
+    if (outcome.state === 'waiting') {
+      process.stdout.write(
+        `request ${outcome.jobId} queued; no worker took it within ${Math.round(waitMs / 1000)} s ` +
+          '(is `tms-sync worker` running on this queue?); the next worker that starts runs it\n',
+      );
+      return flags.wait ? exitCodes.failed : exitCodes.ok;
+    }
+    const { runs, skipped } = outcome.result;
+    for (const line of formatSkipped(skipped)) process.stderr.write(`${line}\n`);
     process.stdout.write(formatEnqueued(runs));
     if (!flags.wait) return exitCodes.ok;
     const summaries = await followRuns(queue, runs, {
@@ -59,7 +93,7 @@ export async function trigger(settings: Settings, names: string[], flags: Trigge
   }
 }
 
-function formatEnqueued(runs: readonly EnqueuedRun[]): string {
+function formatEnqueued(runs: readonly RequestResult['runs'][number][]): string {
   const width = Math.max(6, ...runs.map((run) => partitionLabel(run.data).length));
   const lines = runs.map(
     (run) => `${partitionLabel(run.data).padEnd(width)}  ${run.state.padEnd(12)}  ${run.jobId}`,
@@ -68,6 +102,6 @@ function formatEnqueued(runs: readonly EnqueuedRun[]): string {
 }
 
 function printProgress(run: EnqueuedRun, progress: SyncJobProgress): void {
-  const records = progress.records.toLocaleString('en-US');
+  const records = thousands(progress.records);
   process.stderr.write(`${partitionLabel(run.data)}: ${progress.pages} pages, ${records} records\n`);
 }

@@ -1,15 +1,19 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../../config/load-settings.js';
 import type { Settings } from '../../config/settings.js';
+import { startCommandDelivery } from '../../jobs/command-delivery.js';
+import { connectRedis } from '../../jobs/connect-redis.js';
 import { createRedisBudget } from '../../jobs/redis-request-budget.js';
-import { openRedis, openSyncQueue } from '../../jobs/sync-queue.js';
+import { openSyncQueue } from '../../jobs/sync-queue.js';
 import { startSyncWorker } from '../../jobs/sync-worker.js';
-import { createLogger } from '../logger.js';
-import { startOpsServer } from '../ops/ops-server.js';
+import { readHeartbeats } from '../../jobs/worker-heartbeat.js';
+import { createLogger, type Logger } from '../logger.js';
+import { type OpsServer, startOpsServer } from '../ops/ops-server.js';
 import { createSyncMetrics } from '../ops/sync-metrics.js';
+import { selectPartitions } from '../sync/select-partitions.js';
 import { createSyncEngine } from '../sync/sync-engine.js';
 import { exitCodes, runCommand } from './cli-failure.js';
-import { readStatus } from './status-command.js';
+import { readStatus } from './stream-status.js';
 
 export function registerWorkerCommand(program: Command): void {
   program
@@ -19,7 +23,13 @@ export function registerWorkerCommand(program: Command): void {
     )
     .addHelpText(
       'after',
-      '\nStops gracefully on SIGINT/SIGTERM within SHUTDOWN_TIMEOUT_MS (exit 0; 1 when it had to force).',
+      '\nSchedules the configured streams (streams.include/exclude of the config file) per partition, and a\n' +
+        'reconcile run for hard deletes (reconcileSchedule, nightly by default); a run that queued parents\n' +
+        'enqueues its child streams at once. Expands `trigger` requests with this configuration, and\n' +
+        'delivers the write-back outbox (docs/write-back.md).\n' +
+        'Stops gracefully on SIGINT/SIGTERM within SHUTDOWN_TIMEOUT_MS (exit 0; 1 when it had to force), also\n' +
+        'while starting. Exit code 2 when Redis (REDIS_URL) or the store cannot be reached at start (Redis:\n' +
+        'within 5 s), or the ops server cannot listen (OPS_HOST, OPS_PORT).',
     )
     .action(async () => {
       await runCommand('worker', () => runWorker(loadSettings()));
@@ -32,7 +42,38 @@ export function registerWorkerCommand(program: Command): void {
 export async function runWorker(settings: Settings): Promise<number> {
   const stopSignal = nextSignal();
   const logger = createLogger({ level: settings.logLevel });
-  const redis = openRedis(settings);
+  // A signal during start-up (Redis or the store slow to answer) stops it too: nothing runs yet.
+  const starting = startWorker(settings, logger);
+  const first = await Promise.race([
+    starting.then((running) => ({ running })),
+    stopSignal.then((signal) => ({ signal })),
+  ]);
+  if ('signal' in first) {
+    logger.info({ signal: first.signal }, 'stopped during start-up');
+    starting.then((running) => running.closeAll()).catch(() => undefined);
+    return exitCodes.ok;
+  }
+  const { worker, commands, closeAll } = first.running;
+  try {
+    const signal = await stopSignal;
+    logger.info({ signal }, 'stopping: no new jobs; running ones stop after their page in hand');
+    const [graceful, commandsGraceful] = await Promise.all([
+      worker.stop(settings.worker.shutdownTimeoutMs),
+      commands.stop(settings.worker.shutdownTimeoutMs),
+    ]);
+    logger.info({ graceful: graceful && commandsGraceful }, 'worker stopped');
+    return graceful && commandsGraceful ? exitCodes.ok : exitCodes.failed;
+  } finally {
+    await closeAll();
+  }
+}
+
+/**
+ * Connects Redis (failing within seconds, REDIS_URL named), opens the engine, binds the ops server,
+ * then starts the sync worker and the write-back delivery.
+ */
+async function startWorker(settings: Settings, logger: Logger) {
+  const redis = await connectRedis(settings);
   // Every worker of the fleet takes from one budget per TMS tenant, kept in Redis.
   const budget =
     settings.baseUrl && settings.apiToken
@@ -52,28 +93,26 @@ export async function runWorker(settings: Settings): Promise<number> {
   const queue = openSyncQueue(settings, redis);
   const metrics = createSyncMetrics({
     jobCounts: () => queue.getJobCounts(),
-    lags: () => readStatus(engine.context.store, new Date()),
+    partitions: async () =>
+      (await readStatus(engine.context.store, new Date(), selectPartitions([], settings))).partitions,
+    workers: () => readHeartbeats(redis, settings.worker),
     heldDeletes: () => engine.context.store.heldDeletes(),
     tmsOrigin: settings.baseUrl ? new URL(settings.baseUrl).origin : undefined,
     traffic: () => engine.context.client.traffic(),
+    commandCounts: () => engine.context.store.commands.counts(),
   });
+  let ops: OpsServer | undefined;
   const closeAll = async () => {
+    await ops?.close();
     metrics.close();
     await queue.close();
     await redis.quit().catch(() => undefined);
     await engine.close();
   };
   try {
-    const worker = await startSyncWorker({
-      settings,
-      logger,
-      engine,
-      queue,
-      redis,
-      onRun: (summary) => metrics.observeRun(summary),
-      onRetry: (data) => metrics.observeRetry(data.stream),
-    });
-    const ops = await startOpsServer({
+    // Listening before the first job is taken: a port in use stops the start (exit code 2),
+    // not a worker that already holds jobs.
+    ops = await startOpsServer({
       settings,
       queue,
       redis,
@@ -81,18 +120,33 @@ export async function runWorker(settings: Settings): Promise<number> {
       metrics,
       logger,
     });
+    const worker = await startSyncWorker({
+      settings,
+      logger,
+      engine,
+      queue,
+      redis,
+      budget,
+      onRun: (summary) => metrics.observeRun(summary),
+      onRetry: (data) => metrics.observeRetry(data.stream),
+    });
+    // Write-back (docs/write-back.md): delivery passes beside the sync jobs, on the same client.
+    const commands = await startCommandDelivery({
+      settings,
+      logger,
+      redis,
+      client: engine.context.client,
+      store: engine.context.store,
+      syncQueue: queue,
+    });
     logger.info(
       { ops: ops.url, queue: settings.worker.queueName, concurrency: settings.worker.concurrency },
       'worker started',
     );
-    const signal = await stopSignal;
-    logger.info({ signal }, 'stopping: no new jobs; running ones stop after their page in hand');
-    const graceful = await worker.stop(settings.worker.shutdownTimeoutMs);
-    await ops.close();
-    logger.info({ graceful }, 'worker stopped');
-    return graceful ? exitCodes.ok : exitCodes.failed;
-  } finally {
+    return { worker, commands, closeAll };
+  } catch (error) {
     await closeAll();
+    throw error;
   }
 }
 

@@ -21,6 +21,12 @@ export interface TimeoutOptions {
   headersMs?: number;
   /** Longest silence between two body chunks. @default 30000 */
   bodyMs?: number;
+  /**
+   * The deadline of one send, from sending to the last byte of the answer, however the server
+   * paces it (a body dripped a byte at a time never trips `bodyMs`). A streamed answer (`stream()`)
+   * is bounded until its headers; its body is the caller's to bound. @default 60000
+   */
+  totalMs?: number;
 }
 
 export interface TmsClientOptions {
@@ -56,6 +62,8 @@ export interface TmsClientOptions {
   patienceSetting?: string;
   /** How errors name the request ceiling setting. @default 'retry.maxTotalMs' */
   ceilingSetting?: string;
+  /** How errors name the deadline of one send. @default 'timeouts.totalMs' */
+  timeoutSetting?: string;
   /** Client-side request rate (spacing between sends, retries included); 0 = off. @default 0 */
   requestsPerSecond?: number;
   /** Re-login this long before the access token's `expiresAt` (at most half its lifetime). @default 60000 */
@@ -90,6 +98,7 @@ export interface ResolvedClientOptions {
   readonly probeEveryMs: number;
   readonly patienceSetting: string;
   readonly ceilingSetting: string;
+  readonly timeoutSetting: string;
   readonly requestsPerSecond: number;
   readonly refreshMarginMs: number;
   readonly logger: Logger;
@@ -103,13 +112,14 @@ export const clientDefaults = {
   loginPath: '/auth/login-api-token',
   connections: 8,
   initialConcurrency: 4,
-  timeouts: { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000 },
+  timeouts: { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, totalMs: 60_000 },
   maxBodyBytes: 64 * 1024 * 1024,
   retry: { attempts: Number.POSITIVE_INFINITY, maxTotalMs: 120_000, minDelayMs: 250, maxDelayMs: 10_000 },
   patienceMs: 60_000,
   probeEveryMs: 5000,
   patienceSetting: 'patienceMs',
   ceilingSetting: 'retry.maxTotalMs',
+  timeoutSetting: 'timeouts.totalMs',
   requestsPerSecond: 0,
   refreshMarginMs: 60_000,
 } as const;
@@ -133,6 +143,7 @@ export function resolveClientOptions(options: TmsClientOptions): ResolvedClientO
     probeEveryMs: options.probeEveryMs ?? clientDefaults.probeEveryMs,
     patienceSetting: options.patienceSetting ?? clientDefaults.patienceSetting,
     ceilingSetting: options.ceilingSetting ?? clientDefaults.ceilingSetting,
+    timeoutSetting: options.timeoutSetting ?? clientDefaults.timeoutSetting,
     requestsPerSecond: options.requestsPerSecond ?? clientDefaults.requestsPerSecond,
     refreshMarginMs: options.refreshMarginMs ?? clientDefaults.refreshMarginMs,
     logger: options.logger ?? pino({ level: 'silent' }),
@@ -165,6 +176,7 @@ function checkNumbers(o: ResolvedClientOptions): void {
     ['timeouts.connectMs', o.timeouts.connectMs, 1],
     ['timeouts.headersMs', o.timeouts.headersMs, 1],
     ['timeouts.bodyMs', o.timeouts.bodyMs, 1],
+    ['timeouts.totalMs', o.timeouts.totalMs, 1],
     ['maxBodyBytes', o.maxBodyBytes, 1],
     ['retry.maxTotalMs', o.retry.maxTotalMs, 0],
     ['patienceMs', o.patienceMs, 0],

@@ -67,6 +67,11 @@ export function createTmsClient(options: TmsClientOptions) {
       pathParams: Readonly<Record<string, string | number>>,
       call: CallOptions = {},
     ): Promise<JsonObject> => api.record(restRequest('GET', buildPath(pathTemplate, pathParams), call)),
+    /**
+     * The first contact: until a login has succeeded, one login sent once, never retried, so a
+     * wrong base URL or token shows at once; its error is thrown as it is (auth-session.ts).
+     */
+    checkLogin: (signal?: AbortSignal): Promise<void> => core.checkLogin(signal),
     /** The origin's circuit breaker as it stands (origin-health.ts). */
     health: () => core.health(),
     /** Requests, retries, 429s, in flight and the adaptive limit, budget waits (request-core.ts). */

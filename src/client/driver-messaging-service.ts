@@ -4,7 +4,7 @@ import type { JsonObject } from '../../schemas/json-object.js';
 import type { QuestionnaireAnswers } from '../../schemas/write-bodies.js';
 import { type ApiCalls, type CallOptions, type DriverCallOptions, driverRequest } from './api-calls.js';
 import type { IdList } from './driver-planning-service.js';
-import { buildPath } from './request-path.js';
+import { buildPath, encodePathSegment } from './request-path.js';
 
 /** The `type` header of a dossier upload (docs/api.md, Operations). */
 export type DossierFileKind = 'damage' | 'document' | 'other' | 'questionnaire';
@@ -98,7 +98,7 @@ function uploadHeaders(upload: DossierUpload): Record<string, string> {
 }
 
 function dossierFilePath(file: DossierDownload): string {
-  const subpath = file.subpath.split('/').map(encodeURIComponent).join('/');
+  const subpath = file.subpath.split('/').map(encodePathSegment).join('/');
   return `${buildPath('/driver-api/dossier/orders/{orderId}', file)}/contents/${subpath}`;
 }
 

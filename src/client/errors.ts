@@ -11,6 +11,7 @@ export type TmsErrorCode =
   | 'TMS_INVALID_ARGUMENT'
   | 'TMS_REQUEST_REJECTED'
   | 'TMS_RATE_LIMITED'
+  | 'TMS_PAUSED'
   | 'TMS_SERVER_ERROR'
   | 'TMS_AUTH_LOGIN_FAILED'
   | 'TMS_AUTH_REJECTED'
@@ -147,18 +148,29 @@ export class NetworkError extends TmsError {
   }
 }
 
-/** A connect, headers or body timeout (option `timeouts`). */
+/**
+ * A connect, headers or body-silence timeout, or the send's whole deadline (`total`: the answer
+ * did not end in time, however it was paced) (option `timeouts`).
+ */
 export class TimeoutError extends NetworkError {
   override readonly code = 'TMS_TIMEOUT';
-  readonly phase: 'connect' | 'headers' | 'body';
+  readonly phase: 'connect' | 'headers' | 'body' | 'total';
 
-  constructor(phase: TimeoutError['phase'], details: TmsErrorDetails & { causeCode?: string }) {
-    super(`no ${phase === 'connect' ? 'connection' : `response ${phase}`} within the ${phase} timeout`, {
-      ...details,
-      mayHaveReachedServer: phase !== 'connect',
-    });
+  constructor(
+    phase: TimeoutError['phase'],
+    details: TmsErrorDetails & { causeCode?: string; limit?: { ms: number; setting: string } },
+  ) {
+    super(timeoutMessage(phase, details.limit), { ...details, mayHaveReachedServer: phase !== 'connect' });
     this.phase = phase;
   }
+}
+
+function timeoutMessage(phase: TimeoutError['phase'], limit: { ms: number; setting: string } | undefined) {
+  if (phase === 'total') {
+    const within = limit ? ` within ${limit.ms / 1000} s (the request timeout, set by ${limit.setting})` : '';
+    return `the answer did not end${within}`;
+  }
+  return `no ${phase === 'connect' ? 'connection' : `response ${phase}`} within the ${phase} timeout`;
 }
 
 /**
@@ -175,6 +187,27 @@ export class AmbiguousWriteError extends TmsError {
 export interface ValidationIssue {
   readonly path: string;
   readonly message: string;
+}
+
+/**
+ * Every send to the TMS is paused (a 429's Retry-After, shared by whoever shares the request
+ * budget) for longer than this request may still wait (its ceiling): it was not sent. Wait: the
+ * worker delays the job until the pause ends, costing no attempt.
+ */
+export class PausedError extends TmsError {
+  readonly code = 'TMS_PAUSED';
+  readonly retry: RetryDecision;
+  readonly pausedForMs: number;
+
+  constructor(pausedForMs: number, details: TmsErrorDetails & { ceilingMs: number; setting: string }) {
+    const seconds = (ms: number) => `${Math.ceil(ms / 1000)} s`;
+    super(
+      `the TMS asked every sender to wait (a 429's Retry-After) ${seconds(pausedForMs)} more, longer than one request may wait (${seconds(details.ceilingMs)}, set by ${details.setting}); not sent`,
+      details,
+    );
+    this.pausedForMs = pausedForMs;
+    this.retry = { kind: 'wait', afterMs: pausedForMs };
+  }
 }
 
 /** The answer is not what the API promises: invalid JSON, no `data`, a malformed envelope or record. */

@@ -73,17 +73,27 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
     throw statusError(request, response.statusCode, response.headers, body, options.now());
   }
 
-  async function guarded<T>(request: HttpRequest, run: () => Promise<T>): Promise<T> {
+  /** Runs one send under its deadline (`timeouts.totalMs`, until `run` settles) and maps its failure. */
+  async function guarded<T>(request: HttpRequest, run: (request: HttpRequest) => Promise<T>): Promise<T> {
+    const { totalMs } = options.timeouts;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => {
+      const limit = { ms: totalMs, setting: options.timeoutSetting };
+      deadline.abort(new TimeoutError('total', { target: request, limit }));
+    }, totalMs);
+    const signal = request.signal ? AbortSignal.any([request.signal, deadline.signal]) : deadline.signal;
     try {
-      return await run();
+      return await run({ ...request, signal });
     } catch (error) {
-      throw mapTransportError(error, request);
+      throw mapTransportError(error, request, deadline.signal);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
   return {
-    sendJson: (request) =>
-      guarded(request, async () => {
+    sendJson: (original) =>
+      guarded(original, async (request) => {
         const response = await open(request);
         const declared = response.headers['content-length'];
         const bytes = await readLimitedBody(
@@ -94,7 +104,7 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
         );
         return { ...response, body: parseJsonBody(bytes, request) };
       }),
-    sendStream: (request) => guarded(request, () => open(request)),
+    sendStream: (original) => guarded(original, (request) => open(request)),
     close: () => pool.close(),
   };
 }
@@ -148,9 +158,13 @@ const timeoutPhases = {
   UND_ERR_BODY_TIMEOUT: 'body',
 } as const;
 
-/** Turns undici and socket errors into the catalogue; the caller's abort reason and our own errors pass through. */
-function mapTransportError(error: unknown, request: HttpRequest): unknown {
+/**
+ * Turns undici and socket errors into the catalogue; the caller's abort reason, the deadline's
+ * TimeoutError and our own errors pass through.
+ */
+function mapTransportError(error: unknown, request: HttpRequest, deadline: AbortSignal): unknown {
   if (request.signal?.aborted) return request.signal.reason;
+  if (deadline.aborted) return deadline.reason;
   if (error instanceof TmsError) return error;
   const code = errorCode(error);
   if (code === undefined) return error;

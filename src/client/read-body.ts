@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { redactSecrets } from '../secrets/secret-registry.js';
 import { type RequestTarget, ResponseTooLargeError, ResponseValidationError } from './errors.js';
 
 /** Error bodies are reports, not data: only this much of one is kept. */
@@ -78,9 +79,12 @@ export async function readErrorBody(body: Readable): Promise<unknown> {
   }
 }
 
-/** A short human summary of an opaque error body, for messages: a `message` field or the text. */
+/**
+ * A short human summary of an opaque error body, for messages: a `message` field or the text.
+ * Secrets are blanked before it is cut short, so no part of one survives the cut.
+ */
 export function summarizeErrorBody(body: unknown): string {
-  if (typeof body === 'string') return body.slice(0, 200);
+  if (typeof body === 'string') return redactSecrets(body).slice(0, 200);
   if (typeof body !== 'object' || body === null) return '';
   const record = body as Record<string, unknown>;
   const nested =
@@ -90,7 +94,7 @@ export function summarizeErrorBody(body: unknown): string {
   const candidate = [nested.message, record.message, record.error, record.detail, record.title].find(
     (value) => typeof value === 'string' && value !== '',
   );
-  return typeof candidate === 'string' ? candidate.slice(0, 200) : '';
+  return typeof candidate === 'string' ? redactSecrets(candidate).slice(0, 200) : '';
 }
 
 function truncateText(text: string): string {

@@ -3,13 +3,20 @@ import { abortableSleep } from './abortable-sleep.js';
 /**
  * The TMS's allowance, taken from before every send. Whoever shares one budget shares the allowance:
  * the one-shot `sync` has one in its process (below), the worker fleet one in Redis
- * (jobs/redis-request-budget.ts).
+ * (jobs/redis-request-budget.ts). A pause (a 429's Retry-After) is the one mechanism that holds
+ * everyone off: every send waits it out, and the worker delays jobs while it lasts.
  */
 export interface RequestBudget {
-  /** Resolves when one request may be sent: within the rate, after any pause. */
-  take(signal?: AbortSignal): Promise<void>;
-  /** Every sender under this budget holds off for `ms` (a 429's Retry-After). */
+  /**
+   * Takes one send: resolves with 0 when it may go (within the rate, after any pause). When a pause
+   * would hold it longer than `maxWaitMs` (default: as long as the pause lasts), resolves at once
+   * with what remains of the pause, nothing taken.
+   */
+  take(signal?: AbortSignal, maxWaitMs?: number): Promise<number>;
+  /** Every sender under this budget holds off for `ms` from now (a 429's Retry-After); a longer pause in force stays. */
   pause(ms: number): Promise<void>;
+  /** What remains of the pause in force, in ms; 0 when none. */
+  pausedForMs(): Promise<number>;
 }
 
 /**
@@ -23,12 +30,14 @@ export function createLocalBudget(
 ): RequestBudget {
   const intervalMs = requestsPerSecond > 0 ? 1000 / requestsPerSecond : 0;
   let nextFreeAt = 0;
-  let pausedUntil = 0;
+  const pause = createLocalPause(now);
   return {
-    async take(signal) {
+    async take(signal, maxWaitMs = Number.POSITIVE_INFINITY) {
       signal?.throwIfAborted();
-      while (pausedUntil > now()) await abortableSleep(pausedUntil - now(), signal);
-      if (intervalMs === 0) return;
+      const paused = pause.remainingMs();
+      if (paused > maxWaitMs) return paused;
+      if (paused > 0) await abortableSleep(paused, signal);
+      if (intervalMs === 0) return 0;
       const slot = Math.max(nextFreeAt, now());
       nextFreeAt = slot + intervalMs;
       try {
@@ -37,9 +46,20 @@ export function createLocalBudget(
         nextFreeAt -= intervalMs;
         throw error;
       }
+      return 0;
     },
-    async pause(ms) {
+    pause: async (ms) => pause.extend(ms),
+    pausedForMs: async () => pause.remainingMs(),
+  };
+}
+
+/** A pause kept in this process: the latest end asked for wins. */
+export function createLocalPause(now: () => number = performance.now.bind(performance)) {
+  let pausedUntil = 0;
+  return {
+    extend(ms: number): void {
       pausedUntil = Math.max(pausedUntil, now() + ms);
     },
+    remainingMs: (): number => Math.max(0, pausedUntil - now()),
   };
 }

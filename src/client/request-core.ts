@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { LoginResponse } from '../../schemas/index.js';
+import { processSecrets } from '../secrets/secret-registry.js';
 import { combineSignals } from './abortable-sleep.js';
 import { createAuthSession } from './auth-session.js';
 import type { ResolvedClientOptions } from './client-options.js';
@@ -9,6 +10,7 @@ import {
   HttpStatusError,
   InvalidArgumentError,
   NetworkError,
+  PausedError,
   type RequestTarget,
   TmsError,
 } from './errors.js';
@@ -37,6 +39,8 @@ export interface ApiRequest {
   readonly operatorId?: string | undefined;
   /** Repeating cannot duplicate anything. @default true for GET, PUT, PATCH, DELETE; false for POST */
   readonly idempotent?: boolean | undefined;
+  /** Sent once, never retried: a first contact that must answer at once (`checkLogin`). @default false */
+  readonly once?: boolean | undefined;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -46,6 +50,8 @@ export interface RequestCore {
   json(request: ApiRequest): Promise<unknown>;
   /** Hands the answer's body to `consume`; the body is destroyed afterwards whatever happens. */
   stream<T>(request: ApiRequest, consume: (response: HttpResponse<Readable>) => Promise<T>): Promise<T>;
+  /** The first login, sent once, until one succeeded (auth-session.ts `check`); throws its error as it is. */
+  checkLogin(signal?: AbortSignal): Promise<void>;
   /** The origin's circuit breaker as it stands. */
   health(): OriginHealthView;
   /** What the client sent so far and how it is limited now. */
@@ -58,6 +64,8 @@ export interface ClientTraffic {
   readonly requests: number;
   /** Sends, retries included. */
   readonly sends: number;
+  /** Sends that repeated a request after a failure. */
+  readonly retries: number;
   /** Sends answered 429. */
   readonly rateLimited: number;
   /** Sends in flight, and the adaptive limit on them (concurrency-limit.ts). */
@@ -65,13 +73,26 @@ export interface ClientTraffic {
   readonly limit: number;
   /** Time sends spent waiting on the request budget (rate and pauses), summed over sends. */
   readonly budgetWaitMs: number;
+  /** Wall time every send of this client was held because a 429 asked to wait (Retry-After), overlaps counted once. */
+  readonly pausedMs: number;
   readonly breaker: OriginHealthView['state'];
 }
 
 export function createRequestCore(transport: HttpTransport, options: ResolvedClientOptions): RequestCore {
   const budget = options.budget ?? createLocalBudget(options.requestsPerSecond);
   const limit = createConcurrencyLimit({ initial: options.initialConcurrency, max: options.connections });
-  const counts = { requests: 0, sends: 0, rateLimited: 0, budgetWaitMs: 0 };
+  const counts = { requests: 0, sends: 0, retries: 0, rateLimited: 0, budgetWaitMs: 0, pausedMs: 0 };
+  let pausedUntil = 0;
+  /** Pauses the budget as a 429 asked, and counts the wall time it adds to the pauses before. */
+  const pauseAsAsked = async (ms: number) => {
+    const now = performance.now();
+    const until = now + ms;
+    if (until > pausedUntil) {
+      counts.pausedMs += until - Math.max(now, pausedUntil);
+      pausedUntil = until;
+    }
+    await budget.pause(ms);
+  };
   const health = createOriginHealth({
     origin: options.origin,
     patienceMs: options.patienceMs,
@@ -79,13 +100,19 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
     patienceSetting: options.patienceSetting,
     now: performance.now.bind(performance),
   });
-  const session = createAuthSession({ ...options, login: (signal) => login(signal) });
+  const session = createAuthSession({ ...options, login: (signal, once) => login(signal, once) });
+  // Whatever the TMS repeats of them (an error answer quoting the login body) is blanked in every
+  // message and log line (secret-registry.ts).
+  processSecrets.add(options.apiToken);
+  processSecrets.add(options.driverToken);
 
   async function send<R>(request: ApiRequest, run: (http: HttpRequest) => Promise<R>): Promise<R> {
     const signal = combineSignals(options.signal, request.signal);
     counts.requests += 1;
     const target: RequestTarget = { method: request.method, path: request.path };
     const repeatable = !(request.body instanceof Readable);
+    const started = performance.now();
+    let sentBefore = false;
     // The token is read at every send, not once per request: a request retried for longer than a
     // token lives (Retry-After, back-off) sends the session's current token, renewed before expiry.
     const attempt = (tokenFor: () => Promise<string | undefined>) =>
@@ -94,10 +121,14 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
           health.admit();
           const token = await tokenFor();
           const waitFrom = performance.now();
-          await budget.take(signal);
+          const maxWaitMs = options.retry.maxTotalMs - (performance.now() - started);
+          const pausedForMs = await budget.take(signal, maxWaitMs);
+          if (pausedForMs > 0) throw pausedError(pausedForMs, target, options);
           const release = await limit.acquire(signal);
           counts.budgetWaitMs += performance.now() - waitFrom;
           counts.sends += 1;
+          if (sentBefore) counts.retries += 1;
+          sentBefore = true;
           try {
             const result = await observed(health, () => run(toHttpRequest(request, token, signal)));
             release('ok');
@@ -106,13 +137,13 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
             release(isTransientFailure(error) ? 'drop' : 'ok');
             if (error instanceof HttpStatusError && error.status === 429) {
               counts.rateLimited += 1;
-              if (error.retryAfterMs !== undefined) await budget.pause(error.retryAfterMs);
+              if (error.retryAfterMs !== undefined) await pauseAsAsked(error.retryAfterMs);
             }
             throw error;
           }
         },
         { target, idempotent: request.idempotent ?? request.method !== 'POST', signal },
-        repeatable ? options : { ...options, retry: { ...options.retry, attempts: 1 } },
+        repeatable && !request.once ? options : { ...options, retry: { ...options.retry, attempts: 1 } },
       );
     return withAuth(request, target, signal, repeatable, attempt);
   }
@@ -151,7 +182,7 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
     }
   }
 
-  async function login(signal: AbortSignal | undefined) {
+  async function login(signal: AbortSignal | undefined, once = false) {
     const target = { method: 'POST', path: options.loginPath };
     const body = await send(
       {
@@ -159,6 +190,7 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
         method: 'POST',
         auth: 'none',
         idempotent: true,
+        once,
         body: { apiToken: options.apiToken },
         signal,
       },
@@ -174,10 +206,12 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
       throw error;
     });
     const item = assertValid(LoginResponse, body, 'the login answer', target).data.items[0]!;
+    processSecrets.addRotating(item.access);
     return { access: item.access, expiresAtMs: Date.parse(item.expiresAt) };
   }
 
   return {
+    checkLogin: (signal) => session.check(signal),
     health: () => health.view(),
     traffic: () => ({ ...counts, ...limit.view(), breaker: health.view().state }),
     json: (request) => send(request, (http) => transport.sendJson(http)).then((response) => response.body),
@@ -235,6 +269,14 @@ function toHttpRequest(
           : JSON.stringify(request.body),
     signal,
   };
+}
+
+function pausedError(pausedForMs: number, target: RequestTarget, options: ResolvedClientOptions) {
+  return new PausedError(pausedForMs, {
+    target,
+    ceilingMs: options.retry.maxTotalMs,
+    setting: options.ceilingSetting,
+  });
 }
 
 function isUnauthorized(error: unknown): error is HttpStatusError {

@@ -17,8 +17,16 @@ export function buildPath(template: string, params: object): string {
     if ((typeof value !== 'string' && typeof value !== 'number') || value === '') {
       throw new InvalidArgumentError(`path parameter ${name} of ${template} is missing`);
     }
-    return encodeURIComponent(String(value));
+    return encodePathSegment(String(value));
   });
+}
+
+/**
+ * One path segment, percent-encoded, dots included (`%2E`): an id `.` or `..` sent raw is a dot
+ * segment, which a proxy or server resolves (`/invoices/..` -> `/`) into another resource.
+ */
+export function encodePathSegment(value: string): string {
+  return encodeURIComponent(value).replaceAll('.', '%2E');
 }
 
 /** The names of a template's placeholders, in order. */

@@ -34,7 +34,16 @@ function presentedToken(request: FastifyRequest): string | undefined {
     ?.split(';')
     .map((part) => part.trim().split('='))
     .find(([name]) => name === cookieName)?.[1];
-  return bearer ?? queryToken(request) ?? (cookie === undefined ? undefined : decodeURIComponent(cookie));
+  return bearer ?? queryToken(request) ?? (cookie === undefined ? undefined : decoded(cookie));
+}
+
+/** A cookie value as set by `setCookie`; one that is not valid percent-encoding holds no token (401, not 500). */
+function decoded(cookie: string): string | undefined {
+  try {
+    return decodeURIComponent(cookie);
+  } catch {
+    return undefined;
+  }
 }
 
 function queryToken(request: FastifyRequest): string | undefined {

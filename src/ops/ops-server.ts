@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Settings } from '../../config/settings.js';
+import { SettingsError } from '../../config/settings-error.js';
 import type { SyncQueue } from '../../jobs/sync-queue.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/store.js';
@@ -45,11 +46,45 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
   const { dashboardToken, webhookSecret } = settings.worker;
   if (dashboardToken) await app.register(dashboardRoute, { queue, token: dashboardToken });
   if (webhookSecret) await app.register(webhookRoute, { settings, queue, secret: webhookSecret });
-  await app.listen({ host: settings.opsHost, port: settings.opsPort });
+  await app.listen({ host: settings.opsHost, port: settings.opsPort }).catch(async (error: unknown) => {
+    await app.close();
+    throw listenError(error, settings);
+  });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : settings.opsPort;
   const host = settings.opsHost.includes(':') ? `[${settings.opsHost}]` : settings.opsHost;
+  if (!isLoopback(settings.opsHost)) {
+    options.logger.warn(
+      { opsHost: settings.opsHost, port },
+      `the ops server listens on ${settings.opsHost}: /healthz and /metrics answer anyone who reaches this address, without a token; set OPS_HOST=127.0.0.1 or keep the port off untrusted networks`,
+    );
+  }
   return { url: `http://${host}:${port}`, close: () => app.close() };
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** Why the ops server could not listen, naming the setting to change (exit code 2). */
+function listenError(error: unknown, settings: Pick<Settings, 'opsHost' | 'opsPort'>): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const where = `${settings.opsHost}:${settings.opsPort}`;
+  if (code === 'EADDRINUSE') {
+    return new SettingsError(
+      'OPS_PORT',
+      `${where} is in use (another worker?): choose a free port, or 0 for any`,
+    );
+  }
+  if (code === 'EACCES')
+    return new SettingsError('OPS_PORT', `${where} needs privileges: choose a port above 1023`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new SettingsError(
+      'OPS_HOST',
+      `cannot listen on ${settings.opsHost}: no such address on this machine (${code})`,
+    );
+  }
+  return error;
 }
 
 async function healthChecks(options: OpsServerOptions): Promise<Record<'redis' | 'store', string>> {

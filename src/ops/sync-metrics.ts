@@ -2,19 +2,27 @@ import diagnosticsChannel from 'node:diagnostics_channel';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ClientTraffic } from '../client/index.js';
 import type { PartitionSummary } from '../sync/run-options.js';
+import { type PartitionHealth, scrapePartitions } from './partition-gauges.js';
 
 /** What the metrics read at scrape time; each is optional so tests can leave one out. */
 export interface SyncMetricsSources {
   /** Job counts by state (BullMQ `queue.getJobCounts()`). */
   readonly jobCounts?: () => Promise<Record<string, number>>;
-  /** Seconds since the last successful run of every stream partition (null before the first). */
-  readonly lags?: () => Promise<Array<{ stream: string; partition: string; lagSeconds: number | null }>>;
+  /**
+   * Every configured stream partition: seconds since its last successful run (null before the
+   * first) and its latest run's result.
+   */
+  readonly partitions?: () => Promise<readonly PartitionHealth[]>;
+  /** Whether each worker of the fleet is alive, from their heartbeats in Redis. */
+  readonly workers?: () => Promise<ReadonlyArray<{ readonly alive: boolean }>>;
   /** Rows the mass-delete guard holds back, by stream and scope (`held_deletes`). */
   readonly heldDeletes?: () => Promise<Array<{ stream: string; scope: string; wouldDelete: number }>>;
   /** Origin of the TMS (`http://host:port`): responses from it are counted by status. */
   readonly tmsOrigin?: string;
   /** The TMS client's counters and limits (request-core.ts). */
   readonly traffic?: () => ClientTraffic;
+  /** Write-back commands by status and kind (`tms_commands`, docs/write-back.md). */
+  readonly commandCounts?: () => Promise<Array<{ status: string; kind: string; count: number }>>;
 }
 
 export interface SyncMetrics {
@@ -74,6 +82,7 @@ export function createSyncMetrics(sources: SyncMetricsSources = {}): SyncMetrics
     registers: [registry],
   });
   scrapeGauges(registry, sources);
+  if (sources.commandCounts) scrapeCommands(registry, sources.commandCounts);
   if (sources.traffic) scrapeTraffic(registry, sources.traffic);
   const onResponse = (message: unknown) => {
     const { request, response } = message as {
@@ -123,17 +132,14 @@ function scrapeGauges(registry: Registry, sources: SyncMetricsSources): void {
         this.set({ stream, scope }, wouldDelete);
     },
   });
+  scrapePartitions(registry, sources);
   new Gauge({
-    name: 'tms_sync_watermark_lag_seconds',
-    help: 'Seconds since the last successful run of a stream partition.',
-    labelNames: ['stream', 'partition'] as const,
+    name: 'tms_sync_workers_alive',
+    help: 'Workers whose heartbeat in Redis is fresh (the fleet, as any worker sees it).',
     registers: [registry],
     async collect() {
-      if (!sources.lags) return;
-      this.reset();
-      for (const { stream, partition, lagSeconds } of await sources.lags()) {
-        if (lagSeconds !== null) this.set({ stream, partition }, lagSeconds);
-      }
+      if (!sources.workers) return;
+      this.set((await sources.workers()).filter((worker) => worker.alive).length);
     },
   });
 }
@@ -174,12 +180,31 @@ function scrapeTraffic(registry: Registry, traffic: () => ClientTraffic): void {
   counter(
     'tms_sync_tms_retries_total',
     'Requests to the TMS sent again after a failure.',
-    (seen) => seen.sends - seen.requests,
+    (seen) => seen.retries,
   );
   counter('tms_sync_tms_rate_limited_total', 'Requests the TMS answered 429.', (seen) => seen.rateLimited);
+  counter(
+    'tms_sync_tms_paused_seconds_total',
+    "Wall time every request of this process was held because a 429's Retry-After asked to wait.",
+    (seen) => seen.pausedMs / 1000,
+  );
   counter(
     'tms_sync_tms_budget_wait_seconds_total',
     'Time requests waited on the request budget (TMS_MAX_RPS and pauses after a 429).',
     (seen) => seen.budgetWaitMs / 1000,
   );
+}
+
+/** The outbox by status and kind, read at scrape time; `needs_review` above 0 wants a person. */
+function scrapeCommands(registry: Registry, counts: NonNullable<SyncMetricsSources['commandCounts']>): void {
+  new Gauge({
+    name: 'tms_sync_commands',
+    help: 'Write-back commands in the outbox by status and kind (needs_review: a person must decide).',
+    labelNames: ['status', 'kind'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const { status, kind, count } of await counts()) this.set({ status, kind }, count);
+    },
+  });
 }

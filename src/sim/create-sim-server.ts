@@ -13,6 +13,7 @@ import { createFaultInjector } from './faults/fault-injector.js';
 import { createHostileResponses } from './hostile/hostile-responses.js';
 import { createCursorCodec } from './listing/cursor-codec.js';
 import { createListingEngine } from './listing/listing-engine.js';
+import { removeDotSegments } from './remove-dot-segments.js';
 import { resolveSimOptions, type SimOptionsInput } from './resolve-sim-options.js';
 import { createRandom, hash32, randomTags } from './seeded-random.js';
 import { registerClientRoutes } from './services/client-routes.js';
@@ -33,6 +34,8 @@ export function createSimServer(input: SimOptionsInput | SimOptions = {}): {
     forceCloseConnections: true,
     bodyLimit: 10 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    // As a proxy in front of a TMS would: a raw `..` in a path names another resource.
+    rewriteUrl: (request) => removeDotSegments(request.url ?? '/'),
   });
   app.addContentTypeParser(
     'application/merge-patch+json',
@@ -40,7 +43,7 @@ export function createSimServer(input: SimOptionsInput | SimOptions = {}): {
     app.getDefaultJsonParser('error', 'error'),
   );
   installErrorHandler(app, options.variant.errorBody);
-  const requests = createRequestCounter();
+  const requests = createRequestCounter({ loginPath: options.loginPath });
   requests.install(app);
 
   const data = createSimData(options);

@@ -6,8 +6,10 @@ const none: FaultRates = {
   reset: 0,
   truncate: 0,
   stall: 0,
+  lostResponse: 0,
   latencyMs: 0,
   latencyJitterMs: 0,
+  answerLatencyMs: 0,
   stallMs: 30_000,
   retryAfterSeconds: 1,
 };
@@ -31,6 +33,15 @@ export const faultProfiles: Readonly<Record<FaultProfileName, Readonly<FaultRate
   },
   slow: { ...none, latencyMs: 250 },
   throttled: { ...none, rateLimited: 0.3, retryAfterSeconds: 1 },
+  // Writes applied whose answers are lost (a reset after the commit, a proxy's 502), among the
+  // usual faults: what write-back must survive without delivering a command twice.
+  lossy: {
+    ...none,
+    lostResponse: 0.1,
+    rateLimited: 0.03,
+    serverError: 0.05,
+    reset: 0.03,
+  },
   // A TMS under load that still answers: a third of all requests (the login too) fail with faults
   // a client must retry, answers take 30-230 ms.
   harsh: {
@@ -46,8 +57,14 @@ export const faultProfiles: Readonly<Record<FaultProfileName, Readonly<FaultRate
 
 export const faultProfileNames = Object.keys(faultProfiles) as FaultProfileName[];
 
-const probabilityKeys = ['rateLimited', 'serverError', 'reset', 'truncate', 'stall'] as const;
-const durationKeys = ['latencyMs', 'latencyJitterMs', 'stallMs', 'retryAfterSeconds'] as const;
+const probabilityKeys = ['rateLimited', 'serverError', 'reset', 'truncate', 'stall', 'lostResponse'] as const;
+const durationKeys = [
+  'latencyMs',
+  'latencyJitterMs',
+  'answerLatencyMs',
+  'stallMs',
+  'retryAfterSeconds',
+] as const;
 
 /**
  * Turns a profile name or partial rates (missing rates are 0, durations take the defaults) into

@@ -84,7 +84,7 @@ function checkVariant(variant: SimVariant): void {
   checkEnum('variant.errorBody', variant.errorBody, ['json', 'flat', 'text']);
   checkEnum('variant.singleEnvelope', variant.singleEnvelope, ['data', 'items']);
   checkEnum('variant.tokenFormat', variant.tokenFormat, ['jwt', 'opaque']);
-  checkEnum('variant.idStyle', variant.idStyle, ['plain', 'unsafe']);
+  checkEnum('variant.idStyle', variant.idStyle, ['plain', 'unsafe', 'dots']);
   checkEnum('variant.recordShapes', variant.recordShapes, ['default', 'alt', 'random']);
   checkInteger('variant.recordShapesSeed', variant.recordShapesSeed, 0, 0xffffffff);
   check('variant.cursorOnLastPage', typeof variant.cursorOnLastPage === 'boolean', 'must be a boolean');

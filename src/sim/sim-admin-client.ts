@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import type { ChangeFilter, SimChange } from './admin/random-changes.js';
 import type { OverridableStream, SimOverride } from './admin/record-overrides.js';
-import type { RequestCounts } from './admin/request-counter.js';
+import type { RequestCounts, SecondCount } from './admin/request-counter.js';
 import type { IssuedToken, TokenType } from './auth/token-issuer.js';
 import type { HostileMode, HostileStatus } from './hostile/hostile-rule.js';
 import type { FaultProfileName, FaultRates } from './sim-options.js';
@@ -9,6 +9,7 @@ import type { StreamTruth } from './stream-truth.js';
 
 export type { ChangeFilter, SimChange } from './admin/random-changes.js';
 export type { OverridableStream, SimOverride } from './admin/record-overrides.js';
+export type { RequestCounts, SecondCount } from './admin/request-counter.js';
 export type { HostileMode, HostileStatus } from './hostile/hostile-rule.js';
 
 /** Claims of a token minted through `POST /_sim/tokens`. */
@@ -29,6 +30,8 @@ export interface SimAdminClient {
   applyChanges(count: number, seed?: number, filter?: ChangeFilter): Promise<SimChange[]>;
   setFaults(faults: FaultProfileName | Partial<FaultRates>): Promise<FaultRates>;
   truth(stream?: string): Promise<StreamTruth>;
+  /** Faults injected since start, by kind (`GET /_sim/faults`). */
+  injectedFaults(): Promise<Record<string, number>>;
   mintToken(claims: MintTokenRequest): Promise<IssuedToken>;
   /** Serves the record with these raw top-level fields, valid or not, under a new sequence. */
   setOverride(stream: OverridableStream, id: string, fields: Record<string, unknown>): Promise<SimOverride>;
@@ -45,6 +48,8 @@ export interface SimAdminClient {
   clearHostile(): Promise<HostileStatus | null>;
   /** API answers served so far, per route and status. */
   requests(): Promise<RequestCounts>;
+  /** API answers per wall-clock second (login excluded), the last hour's, oldest first. */
+  requestsPerSecond(): Promise<SecondCount[]>;
 }
 
 export function createSimAdminClient(options: { url: string; adminToken?: string }): SimAdminClient {
@@ -80,6 +85,8 @@ export function createSimAdminClient(options: { url: string; adminToken?: string
           typeof faults === 'string' ? { profile: faults } : faults,
         )
       ).rates,
+    injectedFaults: async () =>
+      (await call<{ injected: Record<string, number> }>('GET', '/_sim/faults')).injected,
     truth: (stream) => call('GET', `/_sim/truth${stream ? `?stream=${encodeURIComponent(stream)}` : ''}`),
     mintToken: (claims) => call('POST', '/_sim/tokens', claims),
     setOverride: (stream, id, fields) => call('PUT', '/_sim/overrides', { stream, id, fields }),
@@ -88,5 +95,7 @@ export function createSimAdminClient(options: { url: string; adminToken?: string
     clearHostile: async () =>
       (await call<{ cleared: HostileStatus | null }>('DELETE', '/_sim/hostile')).cleared,
     requests: async () => (await call<{ requests: RequestCounts }>('GET', '/_sim/requests')).requests,
+    requestsPerSecond: async () =>
+      (await call<{ perSecond: SecondCount[] }>('GET', '/_sim/requests')).perSecond,
   };
 }

@@ -13,8 +13,12 @@ export interface SimVariant {
   tokenFormat: 'jwt' | 'opaque';
   /** Name of the sequence field in records. @default 'sequence' */
   sequenceField: string;
-  /** `plain` ids are digits; `unsafe` ids contain characters that must be percent-encoded in paths (`/`, space, `#`, `?`, `%`). @default 'plain' */
-  idStyle: 'plain' | 'unsafe';
+  /**
+   * `plain` ids are digits; `unsafe` ids contain characters that must be percent-encoded in paths
+   * (`/`, space, `#`, `?`, `%`); `dots`: the first two invoices and clients are `.` and `..` (Driver
+   * API ids stay plain). @default 'plain'
+   */
+  idStyle: 'plain' | 'unsafe' | 'dots';
   /** Start sequences just below 2^53 instead of near 1,000. @default false */
   largeSequences: boolean;
   /**
@@ -40,17 +44,29 @@ export interface FaultRates {
   truncate: number;
   /** Answer stalls mid-body for `stallMs`. @default 0 */
   stall: number;
+  /**
+   * A write (POST, PUT, PATCH, DELETE, the login included) is applied, then its answer is lost: half
+   * the time the connection is reset after the handler committed, half the time a proxy's 502
+   * replaces the answer. Reads are not affected. @default 0
+   */
+  lostResponse: number;
   /** Added latency on every answer, in ms. @default 0 */
   latencyMs: number;
   /** A further random latency from 0 to this, in ms, per answer. @default 0 */
   latencyJitterMs: number;
+  /**
+   * Latency after the handler ran, on the answer's way back, in ms: a client that gives up or dies
+   * meanwhile leaves the request applied (`latencyMs` comes before the handler: a client gone by then
+   * leaves nothing applied). @default 0
+   */
+  answerLatencyMs: number;
   /** How long a stall lasts, in ms. @default 30000 */
   stallMs: number;
   /** Retry-After seconds on injected 429s. @default 1 */
   retryAfterSeconds: number;
 }
 
-export type FaultProfileName = 'none' | 'flaky' | 'hostile' | 'slow' | 'throttled' | 'harsh';
+export type FaultProfileName = 'none' | 'flaky' | 'hostile' | 'slow' | 'throttled' | 'harsh' | 'lossy';
 
 export interface SimOptions {
   /** Seed of the deterministic data generator and of every random choice. @default 1 */

@@ -3,6 +3,7 @@ import type { StoreDatabase } from './database.js';
 import { StreamUsageError } from './errors.js';
 import type { PendingChildWork } from './store.js';
 import { type StoreContext, streamDb } from './store-context.js';
+import { storableText } from './stored-values.js';
 import type { StreamTable } from './stream-tables.js';
 
 /**
@@ -78,6 +79,26 @@ export async function pendingParents(
   });
 }
 
+/**
+ * Marks these parents' queue entries taken (those that are queued): a refresh of every parent
+ * fetching them serves the entries too, and acks them once done, so no parent is fetched twice.
+ */
+export async function takeParents(
+  context: StoreContext,
+  child: string,
+  parentIds: readonly string[],
+): Promise<void> {
+  context.table(child);
+  for (let start = 0; start < parentIds.length; start += 1000) {
+    await context.dialect.db
+      .updateTable('child_queue')
+      .set({ taken_at: new Date().toISOString() })
+      .where('stream', '=', child)
+      .where('parent_id', 'in', parentIds.slice(start, start + 1000))
+      .execute();
+  }
+}
+
 /** Removes parents whose children were refreshed, unless they were queued again since they were taken. */
 export async function ackParents(
   context: StoreContext,
@@ -121,7 +142,7 @@ export async function leaveParents(
           parent_id: left.parentId,
           queued_at: now,
           taken_at: null,
-          last_error: left.error,
+          last_error: storableText(left.error),
           failures: 1,
         })),
       )

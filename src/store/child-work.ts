@@ -21,7 +21,8 @@ export interface ChildWork {
    * The parents to refresh, in id order, batch by batch: first every live parent when a parent's
    * full cycle asked for it (from where an interrupted pass stood), then the queued parents, then,
    * once every batch before is settled (`settled`), the queue once more if a parent was left in
-   * this run. A parent is off the queue only once `done`; a dry run leaves everything queued.
+   * this run. A parent is off the queue only once `done`; a dry run leaves everything queued. A
+   * parent the refresh-all pass fetched is not fetched again for its queue entry (queued before).
    */
   batches(settled: () => Promise<void>): AsyncIterable<ParentBatch>;
   /** The parents still left after the run's last pass (the first ones, with their errors) and how many. */
@@ -89,7 +90,13 @@ export function createChildWork(
         })) {
           options.signal?.throwIfAborted();
           refreshAll.begin(parents);
-          yield await batch(parents, (ids) => refreshAll.settled(parents, ids));
+          // Their queue entries (`--full` queued every parent; a parent page may have too) are
+          // served by this fetch: taken now, acked once done, so the queue pass skips them.
+          if (!dryRun) await verbs.takeParents(child, parents);
+          yield await batch(parents, async (ids) => {
+            await refreshAll.settled(parents, ids);
+            if (!dryRun && ids.length > 0) await verbs.ackParents(child, ids);
+          });
         }
         await settled();
         await refreshAll.end();

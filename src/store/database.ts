@@ -111,6 +111,38 @@ export interface HeldDeletesTable {
   approved_at: ColumnType<string | Date | null, string | null, string | null>;
 }
 
+/** A nullable timestamp column. */
+type NullableTimestamp = ColumnType<string | Date | null, string | null | undefined, string | null>;
+
+/** A column the database fills by default on insert (a user's plain SQL insert leaves it out). */
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+
+/** The write-back outbox (src/store/commands/, docs/write-back.md): one row per command. */
+export interface TmsCommandsTable {
+  id: Generated<number>;
+  kind: string;
+  target: string | null;
+  body: Json;
+  /** Comma-separated fields of the body that identify a created record (its match key). */
+  match_fields: string | null;
+  status: Defaulted<string>;
+  attempts: Defaulted<number>;
+  last_error: string | null;
+  /** The id of the record a create made (the TMS's answer, or found by reading back). */
+  created_id: string | null;
+  /** Commands of one lane (a target) are delivered one at a time, in id order; set when admitted. */
+  lane: string | null;
+  /** 1 while an attempt may have reached the TMS and its outcome is unknown. */
+  in_doubt: Defaulted<number>;
+  /** Ids of records matching a create before its first send (JSON array), so they are never taken for it. */
+  seen_before: Json;
+  owner: string | null;
+  lease_until: NullableTimestamp;
+  next_attempt_at: NullableTimestamp;
+  created_at: Defaulted<string | Date>;
+  updated_at: Defaulted<string | Date>;
+}
+
 /**
  * A stream table as the shared code sees it: the fixed columns, plus the scope column and typed
  * columns, which only the catalogue knows (hence the index signature).
@@ -135,6 +167,7 @@ export interface StoreDatabase {
   stream_columns: StreamColumnsTable;
   stream_schemas: StreamSchemasTable;
   held_deletes: HeldDeletesTable;
+  tms_commands: TmsCommandsTable;
 }
 
 export type StreamTables = Record<string, StreamTableRow>;

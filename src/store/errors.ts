@@ -110,3 +110,38 @@ export class SchemaMovedError extends StoreError {
     );
   }
 }
+
+/**
+ * A record the store cannot hold as received (nested too deep to serialize): its page or list
+ * fails, nothing of it committed, the watermark stays. Permanent: the same record fails the same way.
+ */
+export class UnstorableRecordError extends StoreError {
+  constructor(
+    readonly stream: string,
+    readonly id: string,
+    reason: string,
+  ) {
+    super(
+      'RECORD_UNSTORABLE',
+      `${stream}: record ${id} cannot be stored: ${reason}; nothing of its page was stored`,
+      permanent,
+    );
+  }
+}
+
+/**
+ * The database refused a write for what it holds (PostgreSQL SQLSTATE class 22 data exception, 23
+ * integrity violation after one repeat, 54 program limit; SQLite constraint, too big, mismatch):
+ * repeating it gets the same answer. Names what was written and the database's code.
+ */
+export class StoreRefusedError extends StoreError {
+  constructor(what: string, cause: unknown) {
+    const code = (cause as { code?: unknown }).code;
+    super(
+      'STORE_REFUSED',
+      `the database refused ${what}: ${typeof code === 'string' ? `[${code}] ` : ''}${messageOf(cause)}`,
+      permanent,
+      { cause },
+    );
+  }
+}

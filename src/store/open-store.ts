@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { streams } from '../../config/streams.js';
 import type { Logger } from '../logger.js';
+import { redactUrl } from '../secrets/url-credentials.js';
 import {
   ackParents,
   advanceRefreshAll,
@@ -9,26 +10,29 @@ import {
   pendingChildWork,
   pendingParents,
   refreshAllPending,
+  takeParents,
 } from './child-queue.js';
 import { describeColumns } from './columns/describe-columns.js';
+import { createCommandOutbox, retriedOutbox } from './commands/command-outbox.js';
 import { StoreConnectionError } from './errors.js';
 import { approveDeletes, listHeldDeletes } from './held-deletes.js';
 import { markDeleted, markDeletedByScope } from './mark-deleted.js';
 import { markMissing } from './mark-missing.js';
 import { migrateStore } from './migrations/migrate-store.js';
 import { openPartitionRun } from './partition-run.js';
-import { openPostgresDialect } from './postgres/postgres-dialect.js';
 import { countRows, liveIds, liveKeys, liveRecords, readRows } from './read-rows.js';
 import { replaceScopes } from './replace-scopes.js';
+import { resetStream } from './reset-stream.js';
 import { openSqliteDialect } from './sqlite/sqlite-dialect.js';
-import type { Store, StoreVerbs } from './store.js';
+import { sqlitePathProblem } from './sqlite/sqlite-path-problem.js';
+import type { Store, StoreVerbs, WritePageInput } from './store.js';
 import { createStoreContext } from './store-context.js';
 import type { StoreDialect } from './store-dialect.js';
 import { type StoreRetryOptions, withStoreRetry } from './store-retry.js';
-import { parseStoreUrl, redactStoreUrl, type StoreLocation } from './store-url.js';
+import { parseStoreUrl, type StoreLocation } from './store-url.js';
 import { type Catalogue, type StreamTable, streamTables } from './stream-tables.js';
-import { finishRun, lastRuns, listRuns, startRun } from './sync-runs.js';
-import { listStates, readState, resetState } from './sync-state.js';
+import { finishRun, lastRuns, lastSuccesses, listRuns, startRun } from './sync-runs.js';
+import { listStates, readState } from './sync-state.js';
 import { previewPage, writePage } from './write-page.js';
 
 export interface OpenStoreOptions {
@@ -43,6 +47,8 @@ export interface OpenStoreOptions {
   /** The records' sequence field (TMS_SEQUENCE_FIELD): it fills `sequence`, so it gets no typed column. @default 'sequence' */
   readonly sequenceField?: string;
   readonly logger?: Logger;
+  /** Called once the store answered, before the migrations: work to overlap with them (the engine's login). @default none */
+  readonly onReachable?: () => void;
 }
 
 /**
@@ -60,18 +66,19 @@ export async function openStoreVerbs(
 ): Promise<StoreVerbs> {
   const location = parseStoreUrl(url);
   const tables = streamTables(options.catalogue ?? streams, options.sequenceField);
-  const dialect = openDialect(location, options);
+  const dialect = await openDialect(location, options);
   const store = createStore(dialect, tables, { logger: options.logger });
   try {
     await store.ping();
   } catch (error) {
     await store.close();
-    const where = location.kind === 'sqlite' ? `sqlite:${location.path}` : redactStoreUrl(location.url);
+    const where = location.kind === 'sqlite' ? `sqlite:${location.path}` : redactUrl(location.url);
     throw new StoreConnectionError(
       `cannot reach the store at STORE_URL=${where}: ${(error as Error).message}`,
       error,
     );
   }
+  options.onReachable?.();
   if (options.migrate ?? true) {
     await store.migrate().catch(async (error: unknown) => {
       await store.close();
@@ -84,13 +91,22 @@ export async function openStoreVerbs(
   return store;
 }
 
-function openDialect(location: StoreLocation, options: OpenStoreOptions): StoreDialect {
+async function openDialect(location: StoreLocation, options: OpenStoreOptions): Promise<StoreDialect> {
   if (location.kind === 'postgres') {
+    // Loaded only for PostgreSQL: a SQLite store's start-up never pays for the pg driver.
+    const { openPostgresDialect } = await import('./postgres/postgres-dialect.js');
     return openPostgresDialect({
       url: location.url,
       poolSize: options.poolSize ?? 10,
       logger: options.logger,
     });
+  }
+  const problem = sqlitePathProblem(location.path);
+  if (problem) {
+    throw new StoreConnectionError(
+      `cannot open the store at STORE_URL=sqlite:${location.path}: it ${problem}`,
+      undefined,
+    );
   }
   try {
     return openSqliteDialect({ path: location.path, busyTimeoutMs: options.busyTimeoutMs ?? 5000 });
@@ -100,6 +116,14 @@ function openDialect(location: StoreLocation, options: OpenStoreOptions): StoreD
       error,
     );
   }
+}
+
+/** A page named by its stream and the keys it holds, for a refusal's message. */
+function pageSubject(input: WritePageInput): string {
+  const ids = input.records.map((record) => record.key);
+  const scope = input.scope === undefined ? '' : ` (scope ${input.scope})`;
+  const keys = ids.length <= 2 ? ids.join(', ') : `${ids[0]} ... ${ids.at(-1)}`;
+  return `the page of ${input.stream}${scope} with ${ids.length} records (keys ${keys || 'none'})`;
 }
 
 /**
@@ -130,19 +154,24 @@ export function createStore(
       await sql`select 1`.execute(db);
     }),
     // The page verbs retry their transaction only, not the wait for the page before them.
-    writePage: (input) => writePage(context, input, (run) => withStoreRetry('writePage', run, retry)),
-    previewPage: (input) => previewPage(context, input, (run) => withStoreRetry('previewPage', run, retry)),
+    writePage: (input) =>
+      writePage(context, input, (run) => withStoreRetry('writePage', run, retry, pageSubject(input))),
+    previewPage: (input) =>
+      previewPage(context, input, (run) => withStoreRetry('previewPage', run, retry, pageSubject(input))),
     markDeleted: retried('markDeleted', (input) => markDeleted(context, input)),
     markMissing: retried('markMissing', (input) => markMissing(context, input)),
     markDeletedByScope: retried('markDeletedByScope', (input) => markDeletedByScope(context, input)),
     replaceScopes: retried('replaceScopes', (input) => replaceScopes(context, input)),
     readState: retried('readState', (stream, partition) => readState(db, types, stream, partition)),
     listStates: retried('listStates', () => listStates(db, types)),
-    resetState: retried('resetState', (stream) => resetState(db, stream, new Date())),
+    resetState: retried('resetState', (stream, options = {}) =>
+      resetStream(context, { ...options, stream, now: new Date() }),
+    ),
     startRun: retried('startRun', (input) => startRun(db, input)),
     finishRun: retried('finishRun', (runId, input) => finishRun(db, runId, input)),
     listRuns: retried('listRuns', (filter) => listRuns(db, filter)),
     lastRuns: retried('lastRuns', () => lastRuns(db)),
+    lastSuccesses: retried('lastSuccesses', () => lastSuccesses(db)),
     loadColumns: retried('loadColumns', () => context.schemas.load()),
     describeColumns: retried('describeColumns', (stream) => describeColumns(context, stream)),
     heldDeletes: retried('heldDeletes', (stream) => listHeldDeletes(db, stream)),
@@ -158,6 +187,7 @@ export function createStore(
       advanceRefreshAll(context, child, afterId),
     ),
     pendingParents: retried('pendingParents', (child, options) => pendingParents(context, child, options)),
+    takeParents: retried('takeParents', (child, parentIds) => takeParents(context, child, parentIds)),
     ackParents: retried('ackParents', (child, parentIds) => ackParents(context, child, parentIds)),
     leaveParents: retried('leaveParents', (child, parents) => leaveParents(context, child, parents)),
     countRows: retried('countRows', (stream, filter) => countRows(context, stream, filter)),
@@ -165,6 +195,7 @@ export function createStore(
     readRows: retried('readRows', (stream, filter) => readRows(context, stream, filter)),
     liveIds: (stream, options) => liveIds(context, stream, options),
     liveRecords: (stream, options) => liveRecords(context, stream, options),
+    commands: retriedOutbox(createCommandOutbox(dialect), (verb, run) => withStoreRetry(verb, run, retry)),
     close: () => db.destroy(),
   };
   const store: StoreVerbs = {

@@ -96,6 +96,12 @@ export interface PartitionRun {
   commitPage(page: PageCommit): Promise<void>;
   /** Waits for every page given to commit; throws the first failure (pages after it never begin). */
   flush(): Promise<void>;
+  /**
+   * Once the pages given committed, forgets the checkpoint of the cycle in progress (cursor, the
+   * cycle's `maxSequence`, the strategy state), keeping the watermark: the engine refused what
+   * that cursor led to, so no later run may resume from it. Nothing when there is no checkpoint.
+   */
+  dropCheckpoint(): Promise<void>;
   /** After a complete pass (snapshot, reconcile): marks the live rows not seen deleted, unless the guard holds them. */
   markMissing(input: {
     scope?: string;
@@ -220,6 +226,27 @@ export async function openPartitionRun(
     async flush() {
       await last.catch(() => undefined);
       check();
+    },
+    async dropCheckpoint() {
+      await last.catch(() => undefined);
+      check();
+      if (dryRun || state.cursor === null) return;
+      const expectedVersion = version;
+      version += 1;
+      const result = await verbs.writePage({
+        ...base,
+        now: now(),
+        records: [],
+        state: {
+          stream,
+          partition,
+          expectedVersion,
+          cursor: null,
+          cycleMaxSequence: null,
+          strategyState: null,
+        },
+      });
+      if (result.state) state = result.state;
     },
     async markMissing(pass) {
       stopIfAborted();

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { LiveBatchOptions, RowFilter, StoredRow } from './store.js';
 import { type StoreContext, scopeValue, streamDb } from './store-context.js';
 import type { DeleteReason } from './store-dialect.js';
+import { recordFromData } from './stored-record.js';
 import { decodeColumn, toStoredDate } from './stored-values.js';
 import type { StreamTable } from './stream-tables.js';
 
@@ -51,7 +52,7 @@ export async function readRows(
   return rows.map((row) => ({
     id: row.id as string,
     scope: table.scopeColumn ? (row[table.scopeColumn] as string) : null,
-    data: decodeJson(row.data),
+    data: recordFromData(decodeJson(row.data)),
     sequence: row.sequence as number | null,
     syncedAt: toStoredDate(row.synced_at)!,
     deletedAt: toStoredDate(row.deleted_at),
@@ -92,7 +93,10 @@ async function* liveBatches(
       .limit(size)
       .execute();
     if (rows.length > 0)
-      yield rows.map((row) => ({ id: row.id, data: withData ? decodeJson(row.data) : undefined }));
+      yield rows.map((row) => ({
+        id: row.id,
+        data: withData ? recordFromData(decodeJson(row.data)) : undefined,
+      }));
     if (rows.length < size) return;
     after = rows[rows.length - 1]!.id;
   }

@@ -7,6 +7,7 @@ import type { StreamTable } from './stream-tables.js';
 export interface MappedRow {
   readonly id: string;
   readonly sequence: number | null;
+  /** The record as received; the dialect's upsert serializes it for `data` (stored-record.ts). */
   readonly record: unknown;
   readonly values: readonly ColumnValue[];
 }

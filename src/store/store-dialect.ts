@@ -88,6 +88,14 @@ export interface SqlTypes {
     readonly build: (column: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
   };
   readonly typed: Readonly<Record<ColumnType, DataTypeExpression>>;
+  /**
+   * A view's `select *` stands for the columns its table had when the view was defined
+   * (PostgreSQL), not for those it has when read (SQLite): the live views are then defined again
+   * whenever a column is added (live-view.ts).
+   */
+  readonly viewsFixColumns: boolean;
+  /** SQL of a column default that is the current time, in the form `timestamp` columns hold. */
+  readonly currentTimestamp: string;
   /** A typed column value as the driver binds it (SQLite has no booleans). */
   encode(value: ColumnValue): unknown;
   /** A JSON column as read back (text in SQLite, already parsed from JSONB by pg). */

@@ -1,5 +1,6 @@
 import pRetry from 'p-retry';
 import type { Logger } from '../logger.js';
+import { StoreRefusedError } from './errors.js';
 
 /**
  * What a store verb that lost its connection or met a lock does: try again, a few times, with
@@ -28,6 +29,30 @@ const transientCodes = new Set([
 ]);
 const transientMessages = /Connection terminated|not queryable|terminating connection/i;
 
+/**
+ * What the database refuses for what a write holds, whoever repeats it: PostgreSQL SQLSTATE class
+ * 22 (data exception: invalid input, a value too long, U+0000) and 54 (program limit exceeded);
+ * SQLite's too big, datatype mismatch and out of range.
+ */
+const refusedStates = /^(22...|54...)$/;
+const refusedSqliteCodes = /^SQLITE_(TOOBIG|MISMATCH|RANGE)/;
+/** Integrity violations (PostgreSQL class 23, SQLite constraints): a race may explain one, so one repeat. */
+const integrityStates = /^(23...|SQLITE_CONSTRAINT.*)$/;
+
+/** Whether the database refused the write for what it holds (after any repeat worth making). */
+export function isRefusedByStore(error: unknown): boolean {
+  const code = codeOf(error);
+  return (
+    code !== undefined &&
+    (refusedStates.test(code) || refusedSqliteCodes.test(code) || integrityStates.test(code))
+  );
+}
+
+function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /** The error, or the error it wraps (a failed migration carries the driver's error as cause). */
 export function isTransientStoreError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -36,18 +61,32 @@ export function isTransientStoreError(error: unknown): boolean {
   return transientMessages.test(error.message) || isTransientStoreError(error.cause);
 }
 
-/** Runs one store verb under the store's retry. */
-export function withStoreRetry<T>(
+/**
+ * Runs one store verb under the store's retry. A write the database refuses for what it holds
+ * fails as StoreRefusedError (permanent) naming `what` (@default the verb), so no layer above
+ * repeats it: an integrity violation after one repeat, any other refusal at once.
+ */
+export async function withStoreRetry<T>(
   verb: string,
   run: () => Promise<T>,
   options: StoreRetryOptions = {},
+  what = verb,
 ): Promise<T> {
+  try {
+    return await retried(verb, run, options);
+  } catch (error) {
+    throw isRefusedByStore(error) ? new StoreRefusedError(what, error) : error;
+  }
+}
+
+function retried<T>(verb: string, run: () => Promise<T>, options: StoreRetryOptions): Promise<T> {
   return pRetry(run, {
     retries: options.retries ?? 5,
     minTimeout: options.minDelayMs ?? 100,
     factor: 2,
     randomize: true,
-    shouldRetry: ({ error }) => isTransientStoreError(error),
+    shouldRetry: ({ error, attemptNumber }) =>
+      isTransientStoreError(error) || (attemptNumber === 1 && integrityStates.test(codeOf(error) ?? '')),
     onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
       if (retriesLeft > 0 && isTransientStoreError(error))
         options.logger?.warn(

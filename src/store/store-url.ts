@@ -1,3 +1,4 @@
+import { redactUrl } from '../secrets/url-credentials.js';
 import { StoreUrlError } from './errors.js';
 
 /** Where the store lives, parsed from STORE_URL. */
@@ -25,17 +26,12 @@ export function parseStoreUrl(value: string | undefined): StoreLocation {
     try {
       url = new URL(text);
     } catch {
-      throw new StoreUrlError(`STORE_URL "${redactStoreUrl(text)}" is not a valid URL: ${expected}`);
+      throw new StoreUrlError(`STORE_URL "${redactUrl(text)}" is not a valid URL: ${expected}`);
     }
     if (url.hostname === '' && !url.searchParams.has('host')) {
-      throw new StoreUrlError(`STORE_URL "${redactStoreUrl(text)}" names no host: ${expected}`);
+      throw new StoreUrlError(`STORE_URL "${redactUrl(text)}" names no host: ${expected}`);
     }
     return { kind: 'postgres', url: text };
   }
-  throw new StoreUrlError(`STORE_URL "${redactStoreUrl(text)}" is not supported: ${expected}`);
-}
-
-/** The URL with the password (if any) replaced, safe for logs and errors. */
-export function redactStoreUrl(value: string): string {
-  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@');
+  throw new StoreUrlError(`STORE_URL "${redactUrl(text)}" is not supported: ${expected}`);
 }

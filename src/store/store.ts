@@ -1,18 +1,22 @@
 import type { JsonObject } from '../../schemas/json-object.js';
 import type { LeftParent } from './child-queue.js';
 import type { ColumnReport } from './columns/describe-columns.js';
+import type { CommandOutbox } from './commands/command-outbox.js';
 import type { DeleteGuard, ScopeTally } from './delete-guard.js';
 import type { HeldDelete } from './held-deletes.js';
 import type { MigrationSummary } from './migrations/migrate-store.js';
 import type { OpenRunInput, PartitionRun } from './partition-run.js';
+import type { ResetResult } from './reset-stream.js';
 import type { DeleteReason, UpsertCounts } from './store-dialect.js';
 
 export type { ChildWork, ParentBatch } from './child-work.js';
 export type { ColumnReport } from './columns/describe-columns.js';
+export type { CommandCount, CommandOutbox, Settlement } from './commands/command-outbox.js';
 export type { DeleteGuard } from './delete-guard.js';
 export type { HeldDelete } from './held-deletes.js';
 export type { MigrationSummary } from './migrations/migrate-store.js';
 export type { OpenRunInput, PageCommit, PageState, PartitionRun, RunTally } from './partition-run.js';
+export type { ResetResult } from './reset-stream.js';
 export type { DeleteReason, UpsertCounts } from './store-dialect.js';
 
 /** A record ready to store: its key (the `id` column), its sequence if it has one, and the record as received. */
@@ -175,7 +179,11 @@ export interface MarkMissingResult extends DeleteResult {
   readonly held: number;
 }
 
-export type RunTrigger = 'schedule' | 'manual' | 'webhook' | 'cli';
+/**
+ * Why a run ran: its schedule, `trigger`, the webhook, `sync`, its parent's run that queued parents
+ * (the worker), or `command`: a write-back command changed the stream (docs/write-back.md).
+ */
+export type RunTrigger = 'schedule' | 'manual' | 'webhook' | 'cli' | 'parent' | 'command';
 export type RunResult = 'running' | 'succeeded' | 'failed' | 'aborted';
 
 export interface StartRunInput {
@@ -214,6 +222,13 @@ export interface SyncRun extends RunCounts {
   readonly finishedAt: Date | null;
   readonly result: RunResult;
   readonly error: string | null;
+}
+
+/** The end of a partition's latest run that succeeded. */
+export interface RunSuccess {
+  readonly stream: string;
+  readonly partition: string;
+  readonly finishedAt: Date;
 }
 
 /** A stored stream row, decoded the same way on both dialects (for tests, `compare`, BI checks). */
@@ -265,6 +280,8 @@ export interface Store {
   listRuns(filter?: { stream?: string; limit?: number }): Promise<SyncRun[]>;
   /** The latest run of every stream partition. */
   lastRuns(): Promise<SyncRun[]>;
+  /** When each stream partition last succeeded, however many runs ago (for `status` and lag metrics). */
+  lastSuccesses(): Promise<RunSuccess[]>;
   /** Child streams with work waiting (for `status`). */
   pendingChildWork(): Promise<PendingChildWork[]>;
   /** Scopes whose deletes the guard holds back, of one stream or all. */
@@ -275,8 +292,11 @@ export interface Store {
   readRows(stream: string, filter?: RowFilter): Promise<StoredRow[]>;
   countRows(stream: string, filter?: RowFilter): Promise<number>;
 
-  /** Forgets watermark, checkpoint and strategy state of every partition (data stays); bumps versions. */
-  resetState(stream: string): Promise<number>;
+  /**
+   * Forgets watermark, checkpoint and strategy state of every partition of the stream, or of one
+   * (versions bumped): the next run is a full backfill; with `data` the rows go too (reset-stream.ts).
+   */
+  resetState(stream: string, options?: { partition?: string; data?: boolean }): Promise<ResetResult>;
   /**
    * Approves held deletes (`tms-sync approve-deletes`): the next pass of each scope applies them.
    * Child scopes are queued for a refresh. Answers the scopes approved.
@@ -284,6 +304,9 @@ export interface Store {
   approveDeletes(input: { stream: string; scopes?: readonly string[]; now?: Date }): Promise<string[]>;
   /** Reads the typed columns of every stream table again (another process may have added some). */
   loadColumns(): Promise<void>;
+
+  /** The write-back outbox `tms_commands` (docs/write-back.md). */
+  readonly commands: CommandOutbox;
 
   close(): Promise<void>;
 }
@@ -318,6 +341,8 @@ export interface StoreVerbs extends Store {
   advanceRefreshAll(child: string, afterId: string | undefined): Promise<void>;
   /** The next queued parents of a child stream in id order (after `after`), marked taken. */
   pendingParents(child: string, options: { limit: number; after?: string | undefined }): Promise<string[]>;
+  /** Marks the queued entries of these parents taken (a refresh-all pass fetching them serves them too). */
+  takeParents(child: string, parentIds: readonly string[]): Promise<void>;
   /** Done with these parents: dequeued, unless a parent page queued them again meanwhile. */
   ackParents(child: string, parentIds: readonly string[]): Promise<void>;
   /** Parents whose children could not be fetched stay (or are) queued, with their error (child-queue.ts). */

@@ -15,3 +15,8 @@ export function decodeColumn(type: ColumnType, value: unknown): unknown {
   if (type === 'timestamp') return toStoredDate(value)!.toISOString();
   return value;
 }
+
+/** Text of ours (an error line, which may quote the TMS) as PostgreSQL's text can hold it: U+0000 shown escaped. */
+export function storableText(text: string): string {
+  return text.replaceAll('\u0000', '\\u0000');
+}

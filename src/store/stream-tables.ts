@@ -1,6 +1,8 @@
 import type { ScopeColumn, StreamDefinition } from '../../config/stream-definition.js';
 import type { TypedColumn } from './columns/typed-column.js';
+import { isKeyName } from './columns/value-kind.js';
 import { CatalogueError } from './errors.js';
+import { liveViewName } from './live-view.js';
 
 export type { TypedColumn } from './columns/typed-column.js';
 
@@ -69,12 +71,20 @@ export function streamTables(
     checkIdentifier(name, `stream ${name}`);
     if (bookkeepingTables.has(name))
       throw new CatalogueError(`stream ${name} collides with a bookkeeping table`);
+    checkIdentifier(liveViewName(name), `stream ${name}'s live view`);
+    if (liveViewName(name) in catalogue)
+      throw new CatalogueError(`stream ${liveViewName(name)} collides with the live view of ${name}`);
     const scopeColumn = scopeColumnOf(definition);
     const reserved = new Set(reservedNames({ scopeColumn }));
     const columns = Object.entries(definition.columns).map(([column, { type, path }]): TypedColumn => {
       checkIdentifier(column, `column ${name}.${column}`);
       if (reserved.has(column))
         throw new CatalogueError(`column ${name}.${column} collides with a fixed column`);
+      const field = path.split('.').at(-1)!;
+      if (isKeyName(field) && type !== 'text')
+        throw new CatalogueError(
+          `column ${name}.${column}: '${field}' names a key, and keys are text: a ${type} column would not join them`,
+        );
       return { name: column, type, path: path.split('.'), origin: 'spec' };
     });
     const keyPath = 'field' in definition.key ? [definition.key.field.split('.')] : [];

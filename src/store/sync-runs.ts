@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { StoreDatabase, SyncRunsTable } from './database.js';
-import type { FinishRunInput, RunResult, RunTrigger, StartRunInput, SyncRun } from './store.js';
-import { toStoredDate } from './stored-values.js';
+import type { FinishRunInput, RunResult, RunSuccess, RunTrigger, StartRunInput, SyncRun } from './store.js';
+import { storableText, toStoredDate } from './stored-values.js';
 
 /** Records the start of a run (result `running`) and returns its id. */
 export async function startRun(db: Kysely<StoreDatabase>, input: StartRunInput): Promise<number> {
@@ -34,7 +34,7 @@ export async function finishRun(
     .set({
       finished_at: (input.now ?? new Date()).toISOString(),
       result: input.result,
-      error: input.error ?? null,
+      error: input.error === null || input.error === undefined ? null : storableText(input.error),
       pages: input.pages,
       inserted: input.inserted,
       updated: input.updated,
@@ -74,6 +74,21 @@ export async function lastRuns(db: Kysely<StoreDatabase>): Promise<SyncRun[]> {
     .orderBy('partition')
     .execute();
   return rows.map(decodeRun);
+}
+
+/** When each stream partition last finished a run that succeeded (partitions that never did are absent). */
+export async function lastSuccesses(db: Kysely<StoreDatabase>): Promise<RunSuccess[]> {
+  const rows = await db
+    .selectFrom('sync_runs')
+    .select(['stream', 'partition', (eb) => eb.fn.max('finished_at').as('finished_at')])
+    .where('result', '=', 'succeeded')
+    .groupBy(['stream', 'partition'])
+    .execute();
+  return rows.map((row) => ({
+    stream: row.stream,
+    partition: row.partition,
+    finishedAt: toStoredDate(row.finished_at as string | Date | null)!,
+  }));
 }
 
 function decodeRun(row: Selectable<SyncRunsTable>): SyncRun {

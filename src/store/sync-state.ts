@@ -101,7 +101,12 @@ export async function refuseTransition(
 }
 
 /** Forgets watermark, checkpoint and strategy state; the version moves, so a run in flight conflicts. */
-export async function resetState(db: Kysely<StoreDatabase>, stream: string, now: Date): Promise<number> {
+/** Forgets watermark, checkpoint and strategy state of a stream's partitions (one, or all); bumps versions. */
+export async function forgetState(
+  db: Kysely<StoreDatabase>,
+  target: { readonly stream: string; readonly partition?: string | undefined },
+  now: Date,
+): Promise<number> {
   const result = await db
     .updateTable('sync_state')
     .set((eb) => ({
@@ -112,7 +117,8 @@ export async function resetState(db: Kysely<StoreDatabase>, stream: string, now:
       version: eb('version', '+', 1),
       updated_at: now.toISOString(),
     }))
-    .where('stream', '=', stream)
+    .where('stream', '=', target.stream)
+    .$if(target.partition !== undefined, (q) => q.where('partition', '=', target.partition!))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

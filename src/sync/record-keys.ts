@@ -55,22 +55,26 @@ export function sequenceReader(field: string): (record: JsonObject) => number | 
   };
 }
 
-/** Every text or number value at a dotted path, stepping through arrays (`goods.id` of a task). */
+/**
+ * Every text or number value at a dotted path, stepping through arrays (`goods.id` of a task).
+ * Iterative: arrays nested thousands deep cannot overflow the stack.
+ */
 export function valuesAtPath(path: string): (record: unknown) => string[] {
   const steps = path.split('.');
-  const walk = (value: unknown, step: number, out: string[]): void => {
-    if (Array.isArray(value)) {
-      for (const item of value) walk(item, step, out);
-    } else if (step === steps.length) {
-      const text = keyText(value);
-      if (text !== null) out.push(text);
-    } else if (value !== null && typeof value === 'object') {
-      walk((value as Record<string, unknown>)[steps[step]!], step + 1, out);
-    }
-  };
   return (record) => {
     const out: string[] = [];
-    walk(record, 0, out);
+    const pending: Array<[value: unknown, step: number]> = [[record, 0]];
+    for (let next = pending.pop(); next; next = pending.pop()) {
+      const [value, step] = next;
+      if (Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i--) pending.push([value[i], step]);
+      } else if (step === steps.length) {
+        const text = keyText(value);
+        if (text !== null) out.push(text);
+      } else if (value !== null && typeof value === 'object') {
+        pending.push([(value as Record<string, unknown>)[steps[step]!], step + 1]);
+      }
+    }
     return out;
   };
 }
@@ -80,8 +84,9 @@ function fallbackKey(key: RecordKey, index: number, origin: RecordOrigin): strin
   return key.orPosition ? `#${index + 1}` : null;
 }
 
+/** A key as the `id` column holds it; a string holding U+0000 is none (PostgreSQL's text cannot hold it). */
 function keyText(value: unknown): string | null {
-  if (typeof value === 'string') return value === '' ? null : value;
+  if (typeof value === 'string') return value === '' || value.includes('\u0000') ? null : value;
   if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
   return null;
 }
@@ -107,6 +112,7 @@ function missingKeyReason(key: RecordKey, record: JsonObject): string {
 function describeKeyValue(field: string, value: unknown): string {
   if (value === undefined) return `no '${field}'`;
   if (value === '') return `'${field}' is an empty string`;
+  if (typeof value === 'string') return `'${field}' holds the character U+0000, which no key column can hold`;
   if (typeof value === 'number') return `'${field}' is ${value}, not a safe integer`;
   return `'${field}' is ${jsonTypeOf(value)}`;
 }

@@ -29,7 +29,11 @@ export interface RunOptions {
   readonly onPartitionDone?: (summary: PartitionSummary) => void;
 }
 
-export type PartitionOutcome = 'succeeded' | 'failed' | 'aborted';
+/**
+ * `skipped`: the partition did not run, `error` says why (a stream it reads from failed in this
+ * run, or was never synced); nothing of it was recorded in `sync_runs`.
+ */
+export type PartitionOutcome = 'succeeded' | 'failed' | 'aborted' | 'skipped';
 
 /** What one partition run did. */
 export interface PartitionSummary extends Readonly<RunTally> {
@@ -37,6 +41,7 @@ export interface PartitionSummary extends Readonly<RunTally> {
   readonly partition: string;
   readonly runId: number | null;
   readonly result: PartitionOutcome;
+  /** Why it failed (the error's one line), or why it was skipped; null when it succeeded. */
   readonly error: string | null;
   /** The error itself, for callers that decide by its type (the worker's job outcome). */
   readonly cause?: unknown;

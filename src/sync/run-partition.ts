@@ -1,15 +1,22 @@
+import { setMaxListeners } from 'node:events';
 import type { Settings } from '../../config/settings.js';
 import type { StreamDefinition } from '../../config/stream-definition.js';
 import { type StreamName, streams } from '../../config/streams.js';
 import type { DeleteGuard } from '../store/store.js';
 import { describeError } from '../tms-sync-error.js';
+import { checkAccess } from './check-access.js';
 import type { EngineContext } from './engine-context.js';
+import { startRunBound } from './run-bound.js';
 import { emptyTally, type PartitionOutcome, type PartitionSummary, type RunOptions } from './run-options.js';
 import { strategyOf } from './strategies/index.js';
+import { dependenciesOf, partitionLabel, readsFrom, readsOwnOperator } from './stream-order.js';
 
 /**
  * Runs one partition of one stream once, recorded in `sync_runs`; its summary says how it ended
- * (a failure is in the summary, with the error as `cause`, never thrown).
+ * (a failure is in the summary, with the error as `cause`, never thrown). A partition that reads
+ * another stream's rows (a child, the goods of the tasks) is `skipped` while that stream has never
+ * been synced. The first run of a process logs in first (check-access.ts): a wrong URL or token
+ * fails it at once, naming the setting.
  */
 export async function runPartition(
   ctx: EngineContext,
@@ -17,23 +24,42 @@ export async function runPartition(
   partition: string,
   options: RunOptions = {},
 ): Promise<PartitionSummary> {
+  const waitingFor = await neverSynced(ctx, stream, partition);
+  if (waitingFor) {
+    const reason = `${waitingFor} has never been synced (${stream} reads its rows): sync ${waitingFor} first, or both together`;
+    ctx.logger.warn({ stream, partition }, `skipped: ${reason}`);
+    return skippedPartition({ stream, partition }, options, reason);
+  }
   const definition: StreamDefinition = streams[stream];
   const started = Date.now();
-  const run = await ctx.store.openRun({
-    stream,
-    partition,
-    trigger: options.trigger ?? 'cli',
-    now: ctx.now,
-    dryRun: options.dryRun ?? false,
-    guard: guardOf(ctx.settings, options),
-    signal: options.signal,
-    onCommit: (counts) =>
-      options.onProgress?.({ ...counts, stream, partition, elapsedMs: Date.now() - started }),
-  });
+  const bound = startRunBound({ stream, partition }, ctx.settings.sync);
+  const signal = options.signal ? AbortSignal.any([options.signal, bound.signal]) : bound.signal;
+  // Every request in flight listens to the run's signal (16 at once in a child stream): not the
+  // leak Node's warning at 11 listeners suspects.
+  setMaxListeners(0, signal);
+  const run = await ctx.store
+    .openRun({
+      stream,
+      partition,
+      trigger: options.trigger ?? 'cli',
+      now: ctx.now,
+      dryRun: options.dryRun ?? false,
+      guard: guardOf(ctx.settings, options),
+      signal,
+      onCommit: (counts) => {
+        bound.committed(counts.pages);
+        options.onProgress?.({ ...counts, stream, partition, elapsedMs: Date.now() - started });
+      },
+    })
+    .catch((error: unknown) => {
+      bound.end();
+      throw error;
+    });
   const log = ctx.logger.child({ stream, partition, runId: run.runId });
   let result: PartitionOutcome = 'succeeded';
   let failure: unknown;
   try {
+    await checkAccess(ctx.client, ctx.settings, log, options.signal);
     await strategyOf(definition).run({
       stream,
       definition,
@@ -44,12 +70,15 @@ export async function runPartition(
       now: ctx.now,
       full: options.full ?? false,
       reconcile: options.reconcile ?? false,
-      signal: options.signal,
+      signal,
       run,
     });
   } catch (error) {
     result = options.signal?.aborted ? 'aborted' : 'failed';
-    failure = error;
+    // Past its bound the run stopped as if asked to; what it failed with is the bound.
+    failure = result === 'failed' && bound.signal.aborted ? bound.signal.reason : error;
+  } finally {
+    bound.end();
   }
   const summary = {
     ...run.counts,
@@ -80,9 +109,36 @@ function guardOf(settings: Settings, options: RunOptions): DeleteGuard {
   };
 }
 
-/** The summary of a run that could not start (its partitions could not be listed). */
-export function notStarted(stream: string, options: RunOptions, error: unknown): PartitionSummary {
-  return { ...emptyTally(), ...outcome(stream, '', options, 'failed', error), runId: null, durationMs: 0 };
+/** The summary of a partition that did not run, and why. */
+export function skippedPartition(
+  target: { readonly stream: string; readonly partition: string },
+  options: RunOptions,
+  reason: string,
+): PartitionSummary {
+  const { stream, partition } = target;
+  return {
+    ...emptyTally(),
+    ...outcome(stream, partition, options, 'skipped', undefined),
+    error: reason,
+    runId: null,
+    durationMs: 0,
+  };
+}
+
+/** The first stream partition this one reads from that has no committed state at all. */
+async function neverSynced(ctx: EngineContext, stream: string, partition: string) {
+  const dependencies = dependenciesOf(stream);
+  if (dependencies.length === 0) return undefined;
+  const states = await ctx.store.listStates();
+  const missing = dependencies.find(
+    (dependency) =>
+      !states.some(
+        (state) =>
+          state.stream === dependency && state.version > 0 && readsFrom(stream, partition, state.partition),
+      ),
+  );
+  if (missing === undefined) return undefined;
+  return readsOwnOperator(stream) ? partitionLabel({ stream: missing, partition }) : missing;
 }
 
 function outcome(

@@ -18,6 +18,26 @@ export function dependenciesOf(stream: string): string[] {
   return [];
 }
 
+/**
+ * Whether a partition of `stream` reads what `dependencyPartition` of the stream it depends on
+ * writes: a per-operator stream reads the same operator's partition, a child stream every
+ * partition of its parent.
+ */
+export function readsFrom(stream: string, partition: string, dependencyPartition: string): boolean {
+  return !readsOwnOperator(stream) || partition === dependencyPartition;
+}
+
+/** A per-operator stream reading another: it reads the partition of its own operator only. */
+export function readsOwnOperator(stream: string): boolean {
+  const definition = catalogue[stream];
+  return definition?.strategy === 'snapshot' && definition.scope === 'operator';
+}
+
+/** `stream` or `stream/partition`, as logs, tables and commands name a partition. */
+export function partitionLabel(target: { readonly stream: string; readonly partition: string }): string {
+  return target.partition ? `${target.stream}/${target.partition}` : target.stream;
+}
+
 /** The named streams, each after the streams it depends on (catalogue order otherwise). */
 export function inRunOrder(names: readonly string[]): StreamName[] {
   const wanted = new Set(names);

@@ -13,3 +13,9 @@ export function partitionsOf(stream: StreamName, settings: Settings): string[] {
   const definition = streams[stream];
   return strategyOf(definition).partitions(definition, { settings });
 }
+
+/** Whether a reconcile run of the partition finds what a plain run would not (stream-strategy.ts). */
+export function reconciles(stream: StreamName, partition: string): boolean {
+  const definition = streams[stream];
+  return strategyOf(definition).reconciles(definition, partition);
+}

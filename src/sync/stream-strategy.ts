@@ -34,6 +34,11 @@ export interface PartitionContext<D extends StreamDefinition = StreamDefinition>
 export interface StreamStrategy<D extends StreamDefinition = StreamDefinition> {
   /** The partitions of the stream, each with its own `sync_state` row and run. */
   partitions(definition: D, ctx: { readonly settings: Settings }): string[];
+  /**
+   * Whether a `reconcile` run of the partition does more than a plain one (finds hard deletes, re-reads
+   * what a plain run would not); the worker schedules reconcile runs only for those.
+   */
+  reconciles(definition: D, partition: string): boolean;
   /** Runs one partition to its end, committing as it goes. */
   run(partition: PartitionContext<D>): Promise<void>;
 }

@@ -5,10 +5,12 @@ import { createTmsClient, type TmsClient, type TmsClientOptions } from '../clien
 import type { Logger } from '../logger.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
+import { checkAccess } from './check-access.js';
 import type { EngineContext } from './engine-context.js';
 import type { PartitionSummary, RunOptions } from './run-options.js';
-import { notStarted, runPartition } from './run-partition.js';
-import { type PlannedUnit, runPlan } from './run-plan.js';
+import { runPartition, skippedPartition } from './run-partition.js';
+import { runPlan } from './run-plan.js';
+import { selectPartitions } from './select-partitions.js';
 import { inRunOrder, isStreamName } from './stream-order.js';
 import { partitionsOf } from './stream-partitions.js';
 import { UnknownStreamError } from './sync-errors.js';
@@ -32,10 +34,13 @@ export interface SyncEngine {
   /** Runs one partition of one stream once (the worker's job, `sync` per partition). */
   runPartition(stream: StreamName, partition: string, options?: RunOptions): Promise<PartitionSummary>;
   /**
-   * Runs the named streams (all when empty) once: `sync.partitionConcurrency` partitions at once,
-   * each after the streams it reads from (run-plan.ts); a partition that fails does not stop the others.
+   * Runs the named streams and partitions once (select-partitions.ts: none named, the configured
+   * streams, less those lacking configuration): `sync.partitionConcurrency` partitions at once,
+   * each after the streams it reads from (run-plan.ts); a partition that fails does not stop the
+   * others, but the partitions reading its rows are skipped. Logs in first: a wrong URL or token
+   * throws one SettingsError before anything runs (check-access.ts).
    */
-  run(names: readonly string[], options?: RunOptions): Promise<PartitionSummary[]>;
+  run(targets: readonly string[], options?: RunOptions): Promise<PartitionSummary[]>;
   close(): Promise<void>;
 }
 
@@ -43,11 +48,21 @@ export interface SyncEngine {
 export async function createSyncEngine(options: SyncEngineOptions): Promise<SyncEngine> {
   const { settings, logger } = options;
   const client = clientFromSettings(settings, logger, options.clientOptions);
+  // The first login (check-access.ts) goes out once the store answered, while it migrates and the
+  // run starts, so the first request does not wait for it; a store that cannot be reached fails
+  // before any TMS request. Its outcome is the run's check: `run` awaits the same login, and a
+  // refusal is answered again without a request (auth-session.ts `check`).
+  const logIn = () => void client.checkLogin().catch(() => undefined);
   let store: Store;
   try {
+    if (options.store) logIn();
     store =
       options.store ??
-      (await openStore(settings.storeUrl, { logger, sequenceField: settings.sequenceField }));
+      (await openStore(settings.storeUrl, {
+        logger,
+        sequenceField: settings.sequenceField,
+        onReachable: logIn,
+      }));
   } catch (error) {
     await client.close();
     throw error;
@@ -57,22 +72,22 @@ export async function createSyncEngine(options: SyncEngineOptions): Promise<Sync
     context,
     partitionsOf: (stream) => partitionsOf(stream, settings),
     runPartition: (stream, partition, runOptions) => runPartition(context, stream, partition, runOptions),
-    async run(names, runOptions = {}) {
-      const units = resolveStreams(names).flatMap((stream): PlannedUnit[] => {
-        try {
-          return partitionsOf(stream, settings).map((partition) => ({ stream, partition }));
-        } catch (error) {
-          return [{ stream, notStarted: notStarted(stream, runOptions, error) }];
-        }
-      });
+    async run(targets, runOptions = {}) {
+      const { partitions } = selectPartitions(targets, settings);
+      await checkAccess(client, settings, logger, runOptions.signal);
       const runOne = async (stream: StreamName, partition: string) => {
         const summary = await runPartition(context, stream, partition, runOptions);
         runOptions.onPartitionDone?.(summary);
         return summary;
       };
-      return runPlan(units, runOne, {
+      return runPlan(partitions, runOne, {
         concurrency: settings.sync.partitionConcurrency,
         signal: runOptions.signal,
+        skip: (stream, partition, reason) => {
+          const summary = skippedPartition({ stream, partition }, runOptions, reason);
+          runOptions.onPartitionDone?.(summary);
+          return summary;
+        },
       });
     },
     async close() {
@@ -109,8 +124,10 @@ function clientFromSettings(
     patienceMs: settings.tms.patienceSeconds * 1000,
     patienceSetting: 'TMS_PATIENCE_SECONDS',
     ceilingSetting: 'TMS_REQUEST_CEILING_SECONDS',
+    timeoutSetting: 'TMS_REQUEST_TIMEOUT_SECONDS',
     logger,
     ...overrides,
     retry: { maxTotalMs: settings.tms.requestCeilingSeconds * 1000, ...overrides.retry },
+    timeouts: { totalMs: settings.tms.requestTimeoutSeconds * 1000, ...overrides.timeouts },
   });
 }

@@ -22,9 +22,17 @@ export class SyncProtocolError extends TmsSyncError {
 export class SyncConfigurationError extends TmsSyncError {
   readonly code = 'SYNC_CONFIGURATION';
   readonly retry = permanent;
+
+  constructor(
+    /** The setting that would make the stream runnable. */
+    readonly setting: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
-/** A stream name that is not in the catalogue (a usage error: exit code 2). */
+/** A stream name that is not in the catalogue, or a partition the stream does not have (a usage error: exit code 2). */
 export class UnknownStreamError extends TmsSyncError {
   readonly code = 'UNKNOWN_STREAM';
   readonly retry = permanent;
@@ -32,8 +40,9 @@ export class UnknownStreamError extends TmsSyncError {
   constructor(
     readonly unknown: readonly string[],
     known: readonly string[],
+    what: 'stream' | 'partition' = 'stream',
   ) {
-    super(`unknown stream ${unknown.join(', ')}; known: ${known.join(', ')}`);
+    super(`unknown ${what} ${unknown.join(', ')}; known: ${known.join(', ')}`);
   }
 }
 
@@ -78,6 +87,26 @@ export class LeftBehindError extends TmsSyncError {
     const example = first ? ` (first: ${first.what}: ${first.error})` : '';
     super(
       `${stream}: ${count} ${count === 1 ? unit.one : unit.many} left, their requests kept failing${example}; ${unit.outcome}`,
+    );
+  }
+}
+
+/**
+ * A run reached its bound (`sync.maxRunPages` or `sync.maxRunSeconds`): it stopped after the page
+ * in hand, failed. What it committed stays and the next run resumes from the checkpoint. Permanent:
+ * a listing that never ends would hold every retry the same way; the next scheduled run goes on.
+ */
+export class RunBoundError extends TmsSyncError {
+  readonly code = 'RUN_BOUND';
+  readonly retry = permanent;
+
+  constructor(
+    readonly origin: { readonly stream: string; readonly partition: string },
+    bound: { readonly what: string; readonly setting: string },
+  ) {
+    const partition = origin.partition ? `/${origin.partition}` : '';
+    super(
+      `${origin.stream}${partition}: the run reached its bound of ${bound.what} (${bound.setting}) and stopped; what it committed stays, the next run resumes from its checkpoint`,
     );
   }
 }

@@ -1,32 +1,112 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
-const bundle = join(root, 'node_modules', '.cache', 'tms-sync', 'tms-sync.mjs');
+const shipped = ['bin', 'src', 'config', 'schemas', 'jobs', 'package.json', 'package-lock.json'];
 
-function newestSource(): number {
-  let newest = 0;
-  for (const dir of ['src', 'config', 'schemas', 'jobs']) {
-    for (const entry of readdirSync(join(root, dir), { recursive: true, withFileTypes: true })) {
-      if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-    }
-  }
-  return newest;
-}
+const run = (bin: string, args: string[], env: NodeJS.ProcessEnv = process.env) =>
+  execFileSync(process.execPath, [bin, ...args], { encoding: 'utf8', env });
 
 describe('bin/tms-sync.js', () => {
-  it('runs a bundle of the current sources (rebuilt when a source is newer) and answers like the sources', () => {
-    const bundled = execFileSync(process.execPath, [join(root, 'bin', 'tms-sync.js'), 'sync', '--help'], {
-      encoding: 'utf8',
-    });
-    expect(statSync(bundle).mtimeMs).toBeGreaterThanOrEqual(newestSource());
-    const fromSource = execFileSync(process.execPath, [join(root, 'bin', 'tms-sync.js'), 'sync', '--help'], {
-      encoding: 'utf8',
-      env: { ...process.env, TMS_SYNC_TSX: '1' },
-    });
+  it('runs a bundle of the current sources and answers like the sources', () => {
+    const bin = join(root, 'bin', 'tms-sync.js');
+    const bundled = run(bin, ['sync', '--help']);
+    const fromSource = run(bin, ['sync', '--help'], { ...process.env, TMS_SYNC_TSX: '1' });
     expect(bundled).toContain('Usage: tms-sync sync');
     expect(bundled).toBe(fromSource);
+  });
+
+  it("loads only the named command's packages: sync none of the worker's", () => {
+    const work = mkdtempSync(join(tmpdir(), 'tms-bin-imports-'));
+    try {
+      // A module hook that writes down every package the process imports.
+      const log = join(work, 'imports.log');
+      const hooks = join(work, 'hooks.mjs');
+      writeFileSync(
+        hooks,
+        `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  if (!/^(node:|[./]|file:)/.test(specifier)) appendFileSync(${JSON.stringify(log)}, specifier + '\\n');
+  return next(specifier, context);
+}`,
+      );
+      const register = join(work, 'register.mjs');
+      writeFileSync(
+        register,
+        `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+      );
+      const imported = (args: string[]) => {
+        writeFileSync(log, '');
+        execFileSync(process.execPath, ['--import', register, join(root, 'bin', 'tms-sync.js'), ...args], {
+          encoding: 'utf8',
+        });
+        return new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean));
+      };
+      const workerOnly = [
+        'bullmq',
+        'fastify',
+        '@bull-board/api',
+        '@bull-board/fastify',
+        'prom-client',
+        'ioredis',
+      ];
+      expect([...imported(['worker', '--help'])]).toEqual(expect.arrayContaining(['bullmq', 'fastify']));
+      const sync = imported(['sync', '--help']);
+      expect(workerOnly.filter((name) => sync.has(name))).toEqual([]);
+      expect(sync.has('pg')).toBe(false);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  describe('a deploy that keeps file times (rsync -a, tar, cp -p) over an older cache', () => {
+    const work = mkdtempSync(join(tmpdir(), 'tms-bin-'));
+    afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+    /** A copy of the shipped files with the packages linked in, so its bundle cache is its own. */
+    function install(at: string): void {
+      for (const name of shipped)
+        cpSync(join(root, name), join(at, name), { recursive: true, preserveTimestamps: true });
+      mkdirSync(join(at, 'node_modules'));
+      for (const name of readdirSync(join(root, 'node_modules')))
+        if (name !== '.cache') symlinkSync(join(root, 'node_modules', name), join(at, 'node_modules', name));
+    }
+
+    it('runs the deployed code, not the cached bundle of the code before', () => {
+      const installed = join(work, 'installed');
+      install(installed);
+      const bin = join(installed, 'bin', 'tms-sync.js');
+      expect(run(bin, ['--help'])).toContain('Mirror a transport management system');
+
+      // The next release, built elsewhere long ago: its files carry times older than the cache.
+      const release = join(work, 'release');
+      cpSync(join(root, 'src'), join(release, 'src'), { recursive: true, preserveTimestamps: true });
+      const main = join(release, 'src', 'cli', 'main.ts');
+      writeFileSync(
+        main,
+        readFileSync(main, 'utf8').replace('Mirror a transport', 'Release two mirrors a transport'),
+      );
+      const longAgo = new Date('2020-01-01T00:00:00Z');
+      utimesSync(main, longAgo, longAgo);
+      cpSync(join(release, 'src'), join(installed, 'src'), { recursive: true, preserveTimestamps: true });
+
+      expect(run(bin, ['--help'])).toContain('Release two mirrors a transport management system');
+      // Two bundles, one per release: the bundle ran, not the sources through tsx.
+      expect(readdirSync(join(installed, 'node_modules', '.cache', 'tms-sync'))).toHaveLength(2);
+    });
   });
 });

@@ -1,12 +1,18 @@
-import { expect, it } from 'vitest';
-import { readStatus } from '../../src/cli/status-command.js';
+import { describe, expect, it } from 'vitest';
+import { readStatus } from '../../src/cli/stream-status.js';
+import { openStoreVerbs } from '../../src/store/open-store.js';
+import type { StoreVerbs } from '../../src/store/store.js';
+import { selectPartitions } from '../../src/sync/select-partitions.js';
+import { testSettings } from '../jobs/support/queue-fixture.js';
+import { runCli } from '../reliability/support/run-cli.js';
+import { dialects } from '../store/store-fixture.js';
 import { describeOnEachDialect, useSyncSetup } from '../support/on-each-dialect.js';
 
 describeOnEachDialect('status', (fixture) => {
   const { store, setup } = useSyncSetup(fixture);
 
   const line = async (stream: string, partition = '') =>
-    (await readStatus(store(), new Date())).find(
+    (await readStatus(store(), new Date(), selectPartitions([], setup().settings))).partitions.find(
       (item) => item.stream === stream && item.partition === partition,
     )!;
 
@@ -32,4 +38,104 @@ describeOnEachDialect('status', (fixture) => {
       lastError: null,
     });
   });
+});
+
+/** One finished run of a partition, `minutesAgo` before now. */
+async function recordRun(
+  store: StoreVerbs,
+  label: string,
+  result: 'succeeded' | 'failed',
+  minutesAgo: number,
+  error: string | null = null,
+) {
+  const [stream, partition = ''] = label.split('/');
+  const at = new Date(Date.now() - minutesAgo * 60_000);
+  const runId = await store.startRun({ stream: stream!, partition, trigger: 'schedule', now: at });
+  const counts = { pages: 1, inserted: 3, updated: 2, deleted: 0, drift: 0, held: 0 };
+  await store.finishRun(runId, { ...counts, result, error, now: at } as never);
+}
+
+describe.each(dialects)('status for operators on $name', ({ fixture: makeFixture }) => {
+  const fixture = makeFixture();
+  // Redis is not needed for the store's side; a port nothing listens on keeps the test fast.
+  const env = (storeUrl: string) => ({
+    STORE_URL: storeUrl,
+    REDIS_URL: 'redis://127.0.0.1:1',
+    TMS_OPERATORS: '1001',
+  });
+  const configured = selectPartitions([], testSettings({ TMS_OPERATORS: '1001' })).partitions.map((item) =>
+    item.partition ? `${item.stream}/${item.partition}` : item.stream,
+  );
+
+  it('shows the error of a failed run, "never" for a partition that never succeeded, and only configured partitions', async () => {
+    const url = await fixture.freshUrl();
+    const store = await openStoreVerbs(url);
+    await recordRun(store, 'invoices', 'succeeded', 3);
+    await recordRun(store, 'clients', 'succeeded', 90);
+    await recordRun(
+      store,
+      'clients',
+      'failed',
+      2,
+      'HttpStatusError: GET /client/clients/ answered 500 (5 attempts)',
+    );
+    await recordRun(store, 'tasks/9999', 'succeeded', 1);
+    await store.close();
+    const result = await runCli(['status'], env(url));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^stream +watermark +last run +result +written +lag +pending$/m);
+    expect(result.stdout).toMatch(/^invoices +\S+ +succeeded +5 +3m( \d+s)?\s*$/m);
+    expect(result.stdout).toMatch(/^clients +\S+ +failed +5 +1h 3\dm\s*$/m);
+    expect(result.stdout).toMatch(/^addressbook +never +never\s*$/m);
+    expect(result.stdout).toContain(
+      'latest run failed:\n  clients: HttpStatusError: GET /client/clients/ answered 500',
+    );
+    expect(result.stdout).not.toMatch(/^tasks\/9999/m);
+    expect(result.stdout).toContain('in the store but no longer configured (not shown): tasks/9999');
+    expect(result.stdout).toMatch(/^tasks\/1001 +never +never/m);
+    const json = JSON.parse((await runCli(['status', '--json'], env(url))).stdout);
+    expect(
+      json.streams.map((item: { stream: string; partition: string }) =>
+        item.partition ? `${item.stream}/${item.partition}` : item.stream,
+      ),
+    ).toEqual(configured);
+    expect(json.unconfigured).toEqual(['tasks/9999']);
+  }, 60_000);
+
+  it('status --max-lag exits 1 naming each stale, failing or never-succeeded partition, and 0 when all are fresh', async () => {
+    const url = await fixture.freshUrl();
+    const store = await openStoreVerbs(url);
+    for (const label of configured) await recordRun(store, label, 'succeeded', 5);
+    await store.close();
+    const fresh = await runCli(['status', '--max-lag', '15m'], env(url));
+    expect(fresh.code).toBe(0);
+    expect(fresh.stdout).toContain(`check: all ${configured.length} partitions succeeded within 15m`);
+    const stricter = await runCli(['status', '--max-lag', '4m'], env(url));
+    expect(stricter.code).toBe(1);
+    expect(stricter.stdout).toContain(
+      `check: ${configured.length} of ${configured.length} partitions need attention`,
+    );
+    expect(stricter.stdout).toMatch(/^ {2}STALE {2}invoices: last success 5m( \d+s)? ago \(more than 4m\)$/m);
+
+    const again = await openStoreVerbs(url);
+    await recordRun(again, 'tasks/1001', 'failed', 1, 'SyncProtocolError: boom');
+    await again.close();
+    await fixture.query(url, "delete from sync_runs where stream = 'goods'");
+    const failing = await runCli(['status', '--max-lag', '15m', '--json'], env(url));
+    expect(failing.code).toBe(1);
+    expect(JSON.parse(failing.stdout).check).toEqual({
+      maxLagSeconds: 900,
+      problems: [
+        {
+          partition: 'tasks/1001',
+          kind: 'failed',
+          detail: expect.stringMatching(/^last success 5m.* ago; SyncProtocolError: boom$/),
+        },
+        { partition: 'goods/1001', kind: 'never', detail: 'never ran' },
+      ],
+    });
+    const usage = await runCli(['status', '--max-lag', 'soon'], env(url));
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('--max-lag soon: not a duration');
+  }, 60_000);
 });

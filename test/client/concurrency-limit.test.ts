@@ -80,8 +80,49 @@ describe('the client against the simulator', () => {
       await setFaults(sim.url, 'none');
       const traffic = client.traffic();
       expect(traffic.limit).toBeLessThan(12);
-      expect(traffic.sends - traffic.requests).toBeGreaterThan(10);
+      expect(traffic.retries).toBe(traffic.sends - traffic.requests);
+      expect(traffic.retries).toBeGreaterThan(10);
       expect(traffic.rateLimited).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+      await sim.close();
+    }
+  });
+
+  it('counts retries only as resends (never less while requests wait) and the wall time paused as a 429 asked', async () => {
+    const sim = await startTestSim();
+    const client = createTmsClient({
+      baseUrl: sim.url,
+      apiToken: 'dev-api-token',
+      connections: 2,
+      retry: { minDelayMs: 1, maxDelayMs: 5 },
+    });
+    try {
+      await client.getVersion();
+      await setFaults(sim.url, { rateLimited: 1, retryAfterSeconds: 1 });
+      let done = false;
+      const calls = Promise.all(Array.from({ length: 20 }, () => client.getVersion())).finally(() => {
+        done = true;
+      });
+      const seen = [];
+      while (!done && seen.length < 200) {
+        seen.push(client.traffic());
+        if (seen.length === 50) await setFaults(sim.url, 'none');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await calls;
+      // Requests waited for a slot or for the pause, sent nothing meanwhile: no retries counted for them.
+      expect(seen.some((traffic) => traffic.requests > traffic.sends)).toBe(true);
+      for (const [i, traffic] of seen.entries()) {
+        expect(traffic.retries).toBeGreaterThanOrEqual(seen[i - 1]?.retries ?? 0);
+        expect(traffic.retries).toBeLessThanOrEqual(traffic.sends);
+      }
+      const traffic = client.traffic();
+      expect(traffic.retries).toBe(traffic.sends - traffic.requests);
+      // Every 429 asked for a second; they came together, so the pauses overlap: far less than one second each.
+      expect(traffic.rateLimited).toBeGreaterThan(1);
+      expect(traffic.pausedMs).toBeGreaterThanOrEqual(900);
+      expect(traffic.pausedMs).toBeLessThan(1000 * traffic.rateLimited);
     } finally {
       await client.close();
       await sim.close();

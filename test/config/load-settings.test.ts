@@ -1,8 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSettings } from '../../config/load-settings.js';
+import { defaultSettings } from '../../config/settings.js';
 import { SettingsError } from '../../config/settings-error.js';
 
 function configFile(content: unknown): string {
@@ -93,6 +94,60 @@ describe('loadSettings', () => {
     );
   });
 
+  it('reads the commented example file as the defaults it documents', () => {
+    const example = join(import.meta.dirname, '..', '..', 'config', 'tms-sync.example.jsonc');
+    const fromFile = loadSettings({ TMS_SYNC_CONFIG: example });
+    const { baseUrl: _baseUrl, ...rest } = fromFile;
+    const { baseUrl: _none, ...defaults } = loadSettings({});
+    expect(rest).toEqual(defaults);
+    expect(fromFile.baseUrl).toBe('http://127.0.0.1:4010');
+  });
+
+  it('takes JSON with comments and trailing commas, and names the line of a syntax error', () => {
+    const file = configFile(
+      '{\n  // the pages\n  "sync": { "pageLimit": 50, },\n  /* and */ "opsPort": 1,\n}',
+    );
+    expect(loadSettings({ TMS_SYNC_CONFIG: file }).sync.pageLimit).toBe(50);
+    const broken = configFile('{\n  "sync": { "pageLimit": 50 }\n  "opsPort": 1\n}');
+    expect(errorOf(() => loadSettings({ TMS_SYNC_CONFIG: broken })).message).toMatch(
+      /is not JSON \(CommaExpected at line 3, column 3\)/,
+    );
+  });
+
+  it('says the file is camelCase and names the key meant for an environment-style key', () => {
+    const cases = [
+      [{ TMS_BASE_URL: 'http://x' }, '/TMS_BASE_URL', 'the file sets TMS_BASE_URL as "baseUrl"'],
+      [
+        { WORKER_CONCURRENCY: 2 },
+        '/WORKER_CONCURRENCY',
+        'the file sets WORKER_CONCURRENCY as "worker.concurrency"',
+      ],
+      [{ TMS_MAX_RPS: 2 }, '/TMS_MAX_RPS', 'as "tms.maxRequestsPerSecond"'],
+      [{ sync_page_limit: 5 }, '/sync_page_limit', 'did you mean "sync.pageLimit"?'],
+      [{ sync: { page_limit: 5 } }, '/sync/page_limit', 'did you mean "sync.pageLimit"?'],
+      [{ store_url: 'sqlite:x' }, '/store_url', 'did you mean "storeUrl"?'],
+    ] as const;
+    for (const [content, pointer, hint] of cases) {
+      const file = configFile(content);
+      const error = errorOf(() => loadSettings({ TMS_SYNC_CONFIG: file }));
+      expect(error.setting).toBe(`${file}${pointer}`);
+      expect(error.message).toContain("the file's keys are camelCase");
+      expect(error.message).toContain(hint);
+    }
+  });
+
+  it('reads streams.include and streams.exclude, refusing an unknown stream in them', () => {
+    const file = configFile({ streams: { include: ['invoices', 'clients'], exclude: ['clients'] } });
+    expect(loadSettings({ TMS_SYNC_CONFIG: file }).streams).toEqual({
+      include: ['invoices', 'clients'],
+      exclude: ['clients'],
+    });
+    const unknown = configFile({ streams: { exclude: ['chat'] } });
+    expect(errorOf(() => loadSettings({ TMS_SYNC_CONFIG: unknown })).message).toBe(
+      'invalid configuration: streams.exclude: no such stream: chat',
+    );
+  });
+
   it('uses the documented worker defaults when nothing is set', () => {
     expect(loadSettings({}).worker).toEqual({
       queueName: 'tms-sync',
@@ -130,5 +185,21 @@ describe('loadSettings', () => {
   it('names the config file path of a wrong worker value', () => {
     const file = configFile({ worker: { lockMs: 5 } });
     expect(errorOf(() => loadSettings({ TMS_SYNC_CONFIG: file })).setting).toBe(`${file}/worker/lockMs`);
+  });
+
+  it('accepts in the config file every setting there is, each at its default', () => {
+    const settings = loadSettings({ TMS_SYNC_CONFIG: configFile(defaultSettings) });
+    expect(settings).toEqual(defaultSettings);
+  });
+
+  it('accepts in the config file every worker field docs/worker.md names', () => {
+    const docs = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'worker.md'), 'utf8');
+    const fields = [...docs.matchAll(/^\| `[A-Z_]+`\s*\| `(\w+)`/gm)].map((match) => match[1]!);
+    expect(fields).toContain('maxStalls');
+    for (const field of fields) {
+      const value = (defaultSettings.worker as unknown as Record<string, unknown>)[field] ?? 'a-token-value';
+      const settings = loadSettings({ TMS_SYNC_CONFIG: configFile({ worker: { [field]: value } }) });
+      expect((settings.worker as unknown as Record<string, unknown>)[field]).toEqual(value);
+    }
   });
 });

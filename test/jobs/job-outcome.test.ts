@@ -3,8 +3,14 @@ import { SettingsError } from '../../config/settings-error.js';
 import { enqueueRun } from '../../jobs/enqueue-run.js';
 import { classifyFailure } from '../../jobs/job-outcome.js';
 import { type SyncWorker, startSyncWorker } from '../../jobs/sync-worker.js';
-import { AuthError, HttpStatusError, NetworkError } from '../../src/client/errors.js';
-import { SchemaMovedError, StateConflictError } from '../../src/store/errors.js';
+import { AuthError, HttpStatusError, NetworkError, PausedError } from '../../src/client/errors.js';
+import { createLocalBudget, type RequestBudget } from '../../src/client/request-budget.js';
+import {
+  SchemaMovedError,
+  StateConflictError,
+  StoreRefusedError,
+  UnstorableRecordError,
+} from '../../src/store/errors.js';
 import { RecordKeyError, SyncProtocolError } from '../../src/sync/sync-errors.js';
 import { describeError } from '../../src/tms-sync-error.js';
 import { type FakeBehaviour, fakeEngine } from './support/fake-engine.js';
@@ -20,6 +26,11 @@ const rateLimited = () =>
 describe('classifyFailure', () => {
   it.each([
     ['a 429 with its Retry-After', rateLimited(), { kind: 'rate-limited', retryAfterMs: 1500 }],
+    [
+      'a pause longer than the request may wait',
+      new PausedError(60_000, { ceilingMs: 1000, setting: 'TMS_REQUEST_CEILING_SECONDS' }),
+      { kind: 'rate-limited', retryAfterMs: 60_000 },
+    ],
     ['a 5xx', new HttpStatusError('boom', { status: 503 }), { kind: 'transient' }],
     ['a network failure', new NetworkError('reset', { mayHaveReachedServer: true }), { kind: 'transient' }],
     [
@@ -41,6 +52,16 @@ describe('classifyFailure', () => {
       { kind: 'unrecoverable' },
     ],
     ['columns that kept moving', new SchemaMovedError('invoices', 5), { kind: 'transient' }],
+    [
+      'a write the database refuses for what it holds',
+      new StoreRefusedError('the page of invoices', Object.assign(new Error('bad input'), { code: '22P05' })),
+      { kind: 'unrecoverable' },
+    ],
+    [
+      'a record nested too deep to store',
+      new UnstorableRecordError('invoices', '7', 'it is nested too deep to serialize'),
+      { kind: 'unrecoverable' },
+    ],
     ['anything else', new TypeError('x is not a function'), { kind: 'transient' }],
   ])('maps %s', (_what, error, expected) => {
     expect(classifyFailure(error)).toMatchObject(expected);
@@ -50,6 +71,7 @@ describe('classifyFailure', () => {
 describe('job outcomes in BullMQ', () => {
   let fixture: QueueFixture;
   let worker: SyncWorker | undefined;
+  let budget: RequestBudget;
   afterEach(async () => {
     await worker?.stop(5000);
     worker = undefined;
@@ -59,7 +81,9 @@ describe('job outcomes in BullMQ', () => {
   async function run(behave: FakeBehaviour, env: NodeJS.ProcessEnv = {}) {
     fixture = queueFixture({ JOB_ATTEMPTS: '3', ...env });
     const engine = fakeEngine(behave);
+    budget = createLocalBudget(0);
     worker = await startSyncWorker({
+      budget,
       settings: fixture.settings,
       logger: silentLogger,
       engine,
@@ -76,20 +100,26 @@ describe('job outcomes in BullMQ', () => {
     return { engine, job };
   }
 
-  it('pauses the whole queue for the Retry-After of a 429, counting no attempt', async () => {
+  it("pauses the fleet's request budget for the Retry-After of a 429 and delays every job until it ends, counting no attempt", async () => {
     const { engine, job } = await run((entry) =>
       engine.runs.indexOf(entry) === 0
         ? { result: 'failed', error: 'HttpStatusError [TMS_RATE_LIMITED]', cause: rateLimited() }
         : {},
     );
-    const ttl = await eventually(
-      async () => (await fixture.queue.getRateLimitTtl()) > 0 && fixture.queue.getRateLimitTtl(),
+    const paused = await eventually(
+      async () => (await budget.pausedForMs()) > 0 && budget.pausedForMs(),
       5000,
-      'the rate limit',
+      'the pause',
     );
-    expect(ttl).toBeLessThanOrEqual(1500);
-    await enqueueRun(fixture.queue, { stream: 'clients', partition: '', trigger: 'manual' });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(paused).toBeLessThanOrEqual(1500);
+    expect(await (await job()).getState()).toBe('delayed');
+    // Another partition's job does not start while the pause lasts: it is delayed too.
+    const other = await enqueueRun(fixture.queue, { stream: 'clients', partition: '', trigger: 'manual' });
+    await eventually(
+      async () => (await fixture.queue.getJobState(other.jobId)) === 'delayed',
+      5000,
+      'the other job delayed',
+    );
     expect(engine.runs.map((entry) => entry.stream)).toEqual(['invoices']);
     await eventually(
       async () => (await (await job()).getState()) === 'completed',
@@ -101,19 +131,21 @@ describe('job outcomes in BullMQ', () => {
   });
 
   it('pauses for RATE_LIMIT_PAUSE_MS when the 429 carries no Retry-After', async () => {
-    const { engine } = await run(
+    const { engine, job } = await run(
       (entry) =>
         engine.runs.indexOf(entry) === 0
           ? { result: 'failed', error: 'x', cause: new HttpStatusError('slow down', { status: 429 }) }
           : {},
       { RATE_LIMIT_PAUSE_MS: '700' },
     );
-    const ttl = await eventually(
-      async () => (await fixture.queue.getRateLimitTtl()) > 0 && fixture.queue.getRateLimitTtl(),
+    const paused = await eventually(
+      async () => (await budget.pausedForMs()) > 0 && budget.pausedForMs(),
       5000,
-      'the rate limit',
+      'the pause',
     );
-    expect(ttl).toBeLessThanOrEqual(700);
+    expect(paused).toBeLessThanOrEqual(700);
+    await eventually(async () => (await (await job()).getState()) === 'completed', 5000, 'the job');
+    expect(engine.runs[1]!.startedAt - engine.runs[0]!.startedAt).toBeGreaterThanOrEqual(600);
   });
 
   it('fails a configuration error at once and keeps the job for inspection', async () => {

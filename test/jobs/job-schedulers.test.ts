@@ -1,11 +1,25 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Settings } from '../../config/settings.js';
 import { syncSchedulers } from '../../jobs/job-schedulers.js';
 import { startSyncWorker } from '../../jobs/sync-worker.js';
+import { formatQueueStatus, readQueueStatus } from '../../src/cli/queue-status.js';
 import { fakeEngine } from './support/fake-engine.js';
 import { eventually, type QueueFixture, queueFixture, silentLogger } from './support/queue-fixture.js';
 
 let fixture: QueueFixture;
 afterEach(() => fixture?.cleanup());
+
+/** A worker with its schedulers, every schedule hourly but the overrides given (one-second ones). */
+async function startScheduledWorker(engine: ReturnType<typeof fakeEngine>, overrides: Partial<Settings>) {
+  fixture = queueFixture();
+  return startSyncWorker({
+    settings: { ...fixture.settings, schedule: { everySeconds: 3600 }, ...overrides },
+    logger: silentLogger,
+    engine,
+    queue: fixture.queue,
+    redis: fixture.connection(),
+  });
+}
 
 describe('job schedulers', () => {
   it('upserts one scheduler per stream partition and does not pile up across restarts', async () => {
@@ -33,6 +47,59 @@ describe('job schedulers', () => {
     expect(keys).toContain('sync:tasks:1001');
   });
 
+  it('schedules only the configured streams (streams.include less streams.exclude), removing the others', async () => {
+    fixture = queueFixture({ TMS_OPERATORS: '1001' });
+    await syncSchedulers(fixture.queue, fixture.settings);
+    const chosen = {
+      ...fixture.settings,
+      streams: { include: ['invoices', 'tasks', 'chat_messages'], exclude: ['chat_messages'] },
+    };
+    const result = await syncSchedulers(fixture.queue, chosen);
+    expect(result.upserted).toEqual([
+      'sync:invoices:',
+      'reconcile:invoices:',
+      'sync:invoices:deleted',
+      'sync:tasks:1001',
+    ]);
+    expect(result.removed).toContain('sync:chat_messages:1001');
+    const keys = (await fixture.queue.getJobSchedulers(0, -1)).map((item) => item.key);
+    expect(keys.sort()).toEqual([...result.upserted].sort());
+  });
+
+  it('adds a nightly reconcile scheduler where a reconcile run finds more, settable or off per stream', async () => {
+    fixture = queueFixture({ TMS_OPERATORS: '1001' });
+    const settings = {
+      ...fixture.settings,
+      streamReconcileSchedules: { clients: { cron: '30 1 * * *' }, addressbook: false as const },
+    };
+    const { upserted } = await syncSchedulers(fixture.queue, settings);
+    const reconcile = upserted.filter((id) => id.startsWith('reconcile:'));
+    // Sequence streams (their default listing), child streams, chat windows; never a snapshot.
+    expect(reconcile).toEqual([
+      'reconcile:invoices:',
+      'reconcile:invoice_lines:',
+      'reconcile:invoice_payments:',
+      'reconcile:clients:',
+      'reconcile:client_contacts:',
+      'reconcile:client_addressbook:',
+      'reconcile:chat_messages:1001',
+    ]);
+    const schedulers = await fixture.queue.getJobSchedulers(0, -1);
+    const patternOf = (id: string) => schedulers.find((item) => item.key === id)?.pattern;
+    expect(patternOf('reconcile:invoices:')).toBe('0 3 * * *');
+    expect(patternOf('reconcile:clients:')).toBe('30 1 * * *');
+    // `status` shows when hard deletes are next looked for.
+    const text = formatQueueStatus(await readQueueStatus(settings), new Date());
+    const next = schedulers.filter((item) => item.key.startsWith('reconcile:')).map((item) => item.next!);
+    expect(text).toContain(
+      `hard deletes: next reconcile ${new Date(Math.min(...next)).toISOString()} (7 partitions; schedulers reconcile:*)`,
+    );
+    const off = await syncSchedulers(fixture.queue, { ...settings, reconcileSchedule: false as const });
+    expect(off.removed.filter((id) => id !== 'reconcile:clients:').sort()).toEqual(
+      reconcile.filter((id) => id !== 'reconcile:clients:').sort(),
+    );
+  });
+
   it('skips per-operator streams when no operators are configured', async () => {
     fixture = queueFixture();
     const result = await syncSchedulers(fixture.queue, fixture.settings);
@@ -41,20 +108,8 @@ describe('job schedulers', () => {
   });
 
   it('fires: every tick of a one-second schedule becomes one sync run', async () => {
-    fixture = queueFixture();
-    const settings = {
-      ...fixture.settings,
-      schedule: { everySeconds: 3600 },
-      streamSchedules: { clients: { everySeconds: 1 } },
-    };
     const engine = fakeEngine();
-    const worker = await startSyncWorker({
-      settings,
-      logger: silentLogger,
-      engine,
-      queue: fixture.queue,
-      redis: fixture.connection(),
-    });
+    const worker = await startScheduledWorker(engine, { streamSchedules: { clients: { everySeconds: 1 } } });
     try {
       await eventually(
         () => engine.runs.filter((run) => run.stream === 'clients' && run.partition === '').length >= 3,
@@ -66,6 +121,24 @@ describe('job schedulers', () => {
       // Each other partition ran once, at start: the first tick of a schedule comes at once.
       expect(engine.runs.filter((run) => run.stream === 'invoices' && run.partition === '')).toHaveLength(1);
       expect(engine.overlaps()).toBe(0);
+    } finally {
+      await worker.stop(5000);
+    }
+  });
+
+  it('fires reconcile runs on the reconcile schedule', async () => {
+    const engine = fakeEngine();
+    const worker = await startScheduledWorker(engine, {
+      streamReconcileSchedules: { clients: { everySeconds: 1 } },
+    });
+    try {
+      const reconciling = () =>
+        engine.runs.filter((run) => run.stream === 'clients' && run.options.reconcile);
+      await eventually(() => reconciling().length >= 2, 8000, 'two clients reconcile runs');
+      expect(reconciling().every((run) => run.partition === '' && run.options.trigger === 'schedule')).toBe(
+        true,
+      );
+      expect(engine.runs.filter((run) => run.stream === 'invoices' && run.options.reconcile)).toEqual([]);
     } finally {
       await worker.stop(5000);
     }

@@ -70,4 +70,45 @@ describe('the request budget shared through Redis', () => {
       await close();
     }
   });
+
+  it('keeps the longest pause asked for, and tells every worker what remains of it', async () => {
+    const { budgets, close } = twoWorkers(0);
+    try {
+      await budgets[0]!.pause(60_000);
+      await budgets[1]!.pause(1000);
+      const left = await budgets[1]!.pausedForMs();
+      expect(left).toBeGreaterThan(55_000);
+      expect(left).toBeLessThanOrEqual(60_000);
+    } finally {
+      await close();
+    }
+  });
+
+  it('answers at once, sending nothing, when the pause outlasts what the caller may wait', async () => {
+    const { budgets, close } = twoWorkers(0);
+    try {
+      await budgets[0]!.pause(60_000);
+      const started = performance.now();
+      const paused = await budgets[1]!.take(undefined, 1000);
+      expect(performance.now() - started).toBeLessThan(500);
+      expect(paused).toBeGreaterThan(55_000);
+    } finally {
+      await close();
+    }
+  });
+
+  it('lifts the pause for the whole fleet when its Redis key is deleted', async () => {
+    const { budgets, close } = twoWorkers(0);
+    const keyPrefix = prefixes.at(-1)!;
+    try {
+      await budgets[0]!.pause(60_000);
+      const keys = await redis.keys(`${keyPrefix}:pause:*`);
+      expect(keys).toHaveLength(1);
+      await redis.del(...keys);
+      expect(await budgets[0]!.pausedForMs()).toBe(0);
+      expect(await budgets[1]!.take(undefined, 1000)).toBe(0);
+    } finally {
+      await close();
+    }
+  });
 });

@@ -4,7 +4,13 @@ import { type SyncWorker, startSyncWorker } from '../../jobs/sync-worker.js';
 import { trigger } from '../../src/cli/trigger-command.js';
 import { UnknownStreamError } from '../../src/sync/sync-errors.js';
 import { fakeEngine, gate } from './support/fake-engine.js';
-import { eventually, type QueueFixture, queueFixture, silentLogger } from './support/queue-fixture.js';
+import {
+  eventually,
+  type QueueFixture,
+  queueFixture,
+  silentLogger,
+  testSettings,
+} from './support/queue-fixture.js';
 
 let fixture: QueueFixture;
 let worker: SyncWorker | undefined;
@@ -39,17 +45,46 @@ async function startWorker(engine: ReturnType<typeof fakeEngine>) {
 const wait = { wait: true, timeout: '20' };
 
 describe('tms-sync trigger', () => {
-  it('enqueues one manual job per partition and returns at once without --wait', async () => {
+  it("is expanded by the worker with its own partitions and streams, not the trigger's environment", async () => {
     fixture = queueFixture({ TMS_OPERATORS: '1,2' });
-    expect(await trigger(fixture.settings, ['invoices', 'tasks'], { full: true, timeout: '20' })).toBe(0);
-    const jobs = await fixture.queue.getWaiting();
-    expect(jobs.map((job) => `${job.data.stream}/${job.data.partition}`).sort()).toEqual([
+    const engine = fakeEngine();
+    await startWorker(engine);
+    // The terminal that triggers has no TMS_OPERATORS: the worker's operators decide.
+    const terminal = testSettings({ QUEUE_PREFIX: fixture.prefix });
+    expect(terminal.operators).toEqual([]);
+    expect(await trigger(terminal, ['invoices', 'tasks'], { full: true, ...wait })).toBe(0);
+    expect(engine.runs.map((run) => `${run.stream}/${run.partition}`).sort()).toEqual([
       'invoices/',
       'invoices/deleted',
       'tasks/1',
       'tasks/2',
     ]);
-    expect(jobs.every((job) => job.data.trigger === 'manual' && job.data.full === true)).toBe(true);
+    expect(engine.runs.every((run) => run.options.trigger === 'manual' && run.options.full === true)).toBe(
+      true,
+    );
+    engine.runs.length = 0;
+    expect(await trigger(terminal, ['all'], wait)).toBe(0);
+    expect(engine.runs.filter((run) => run.stream === 'chat_messages')).toHaveLength(2);
+  });
+
+  it('runs a partition named as shown everywhere, and exits 2 when the worker has no such partition', async () => {
+    fixture = queueFixture({ TMS_OPERATORS: '1,2' });
+    const engine = fakeEngine();
+    await startWorker(engine);
+    expect(await trigger(fixture.settings, ['tasks/2'], wait)).toBe(0);
+    expect(engine.runs.map((run) => `${run.stream}/${run.partition}`)).toEqual(['tasks/2']);
+    await expect(trigger(fixture.settings, ['tasks/9'], wait)).rejects.toThrow(
+      /the worker refused the request: UnknownStreamError: unknown partition tasks\/9; known: tasks\/1, tasks\/2/,
+    );
+  });
+
+  it('says so when no worker takes the request in time, and exits 0 without --wait', async () => {
+    fixture = queueFixture();
+    expect(await trigger(fixture.settings, ['invoices'], { timeout: '20' }, { expansionWaitMs: 300 })).toBe(
+      0,
+    );
+    expect(output.join('')).toMatch(/request request-\S+ queued; no worker took it within 0 s/);
+    expect((await fixture.queue.getJobCounts('waiting')).waiting).toBe(1);
   });
 
   it('with --wait, exits 0 when every run succeeded and 1 when one failed', async () => {

@@ -13,9 +13,10 @@ import { eventually, type QueueFixture, queueFixture } from './support/queue-fix
 import {
   type CliProcess,
   exitWithin,
+  killAll,
   spawnCli,
   spawnWorker,
-  writeWorkerConfig,
+  workerEnv,
 } from './support/worker-process.js';
 
 let sim: SimHandle;
@@ -29,22 +30,11 @@ beforeEach(async () => {
   sim = await startSim({ invoices: 600, clients: 40, operators: 1, seed: 7 });
   dir = mkdtempSync(join(tmpdir(), 'tms-worker-'));
   fixture = queueFixture({ WORKER_LOCK_MS: '2000' });
-  env = {
-    TMS_BASE_URL: sim.url,
-    TMS_API_TOKEN: 'dev-api-token',
-    STORE_URL: `sqlite:${join(dir, 'store.sqlite')}`,
-    REDIS_URL: fixture.settings.redisUrl,
-    QUEUE_PREFIX: fixture.prefix,
-    WORKER_LOCK_MS: '2000',
-    TMS_SYNC_CONFIG: writeWorkerConfig(dir, pageLimit),
-  };
+  env = workerEnv({ simUrl: sim.url, dir, queue: fixture, pageLimit: pageLimit });
 });
 
 afterEach(async () => {
-  for (const process of processes.splice(0)) {
-    if (process.child.exitCode === null && process.child.signalCode === null) process.child.kill('SIGKILL');
-    await process.exited;
-  }
+  await killAll(processes);
   await fixture.cleanup();
   await sim.close();
   rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,6 +13,7 @@ import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
 import { openStoreVerbs } from '../../src/store/open-store.js';
 import { exitWithin, spawnCli, spawnWorker, writeWorkerConfig } from '../jobs/support/worker-process.js';
 import { dialects, testPgUrl } from '../store/store-fixture.js';
+import { freePort } from '../support/free-port.js';
 
 /**
  * The store and the queue fail under a running sync (RELIABILITY.md, infrastructure faults): each
@@ -180,15 +180,6 @@ async function startRedis(path: string) {
     },
     stop,
   };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
 }
 
 async function waitForPort(port: number): Promise<void> {

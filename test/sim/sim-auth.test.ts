@@ -86,4 +86,22 @@ describe('tms-sim rate limit', () => {
       await sim.close();
     }
   });
+
+  it('counts its API answers per wall-clock second, 429s apart and the login left out', async () => {
+    const sim = await startSim({ invoices: 5, clients: 1, rateLimitPerSecond: 3 });
+    try {
+      const token = await login(sim);
+      const statuses = [];
+      for (let i = 0; i < 5; i++) statuses.push((await call(sim, '/invoice/invoices/', { token })).status);
+      const seconds = await createSimAdminClient({ url: sim.url }).requestsPerSecond();
+      const sum = (pick: (second: (typeof seconds)[number]) => number) =>
+        seconds.reduce((total, second) => total + pick(second), 0);
+      expect(sum((second) => second.answered)).toBe(5);
+      expect(sum((second) => second.rateLimited)).toBe(statuses.filter((status) => status === 429).length);
+      expect(sum((second) => second.rateLimited)).toBeGreaterThan(0);
+      for (const { second } of seconds) expect(Math.abs(second - Date.now() / 1000)).toBeLessThan(60);
+    } finally {
+      await sim.close();
+    }
+  });
 });

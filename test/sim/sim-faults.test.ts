@@ -77,6 +77,50 @@ describe('tms-sim fault injection', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
   });
 
+  it('applies a write and then loses its answer: a reset after the commit, or a proxy 502', async () => {
+    await admin().setFaults({ lostResponse: 1 });
+    const outcomes = await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        call(sim, '/client/clients/', { method: 'POST', token, body: { name: `Lost ${index}` } }).then(
+          (answer) => `${answer.status} ${String(answer.headers['content-type']).split(';')[0]}`,
+          () => 'reset',
+        ),
+      ),
+    );
+    expect(new Set(outcomes)).toEqual(new Set(['reset', '502 text/html']));
+    expect((await admin().injectedFaults()).lostResponse).toBeGreaterThanOrEqual(12);
+    await admin().setFaults('none');
+    const names = ((await admin().truth('clients')).clients!['']!.records as Array<{ name: string }>).map(
+      (client) => client.name,
+    );
+    for (let index = 0; index < 12; index++)
+      expect(names.filter((name) => name === `Lost ${index}`)).toHaveLength(1);
+  });
+
+  it('applies a write whose client left while its answer was delayed, but none whose client left before it ran', async () => {
+    const post = async (name: string) => {
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 100);
+      await request(`${sim.url}/client/clients/`, {
+        method: 'POST',
+        signal: controller.signal,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ name }),
+      }).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    };
+    await admin().setFaults({ answerLatencyMs: 400 });
+    await post('Left during the answer');
+    await admin().setFaults({ latencyMs: 400 });
+    await post('Left before the handler');
+    await admin().setFaults('none');
+    const names = ((await admin().truth('clients')).clients!['']!.records as Array<{ name: string }>).map(
+      (client) => client.name,
+    );
+    expect(names.filter((name) => name === 'Left during the answer')).toHaveLength(1);
+    expect(names.filter((name) => name === 'Left before the handler')).toHaveLength(0);
+  });
+
   it('switches to a named profile at run time and rejects an unknown one with 422', async () => {
     expect((await admin().setFaults('throttled')).rateLimited).toBeGreaterThan(0);
     const answer = await call(sim, '/_sim/faults', {

@@ -4,8 +4,12 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
+import { liveViewName, liveViewStatement } from '../../src/store/live-view.js';
 import { type OpenStoreOptions, openStoreVerbs } from '../../src/store/open-store.js';
+import { postgresTypes } from '../../src/store/postgres/postgres-types.js';
+import { sqliteTypes } from '../../src/store/sqlite/sqlite-types.js';
 import type { StoreVerbs } from '../../src/store/store.js';
+import type { SqlTypes } from '../../src/store/store-dialect.js';
 
 /** The PostgreSQL server tests use; each test file creates its own databases on it and drops them. */
 export const testPgUrl =
@@ -28,12 +32,23 @@ export interface StoreFixture {
 /** The typed-column registry: kept between tests, with the columns the data added taken out. */
 const registryTables = new Set(['stream_columns', 'stream_schemas']);
 
-/** Back to the catalogue's columns: what one test's records added must not shape the next test's tables. */
-async function dropInferredColumns(query: (text: string) => Promise<unknown[]>): Promise<void> {
+/**
+ * Back to the catalogue's columns: what one test's records added must not shape the next test's
+ * tables. PostgreSQL's live views name every column, so a table's view goes with its columns and
+ * comes back without them.
+ */
+async function dropInferredColumns(
+  query: (text: string) => Promise<unknown[]>,
+  types: Pick<SqlTypes, 'viewsFixColumns'>,
+): Promise<void> {
   const inferred = (await query(
     "select stream, name from stream_columns where origin = 'inferred'",
   )) as Array<{ stream: string; name: string }>;
+  const streams = new Set(inferred.map((column) => column.stream));
+  if (types.viewsFixColumns)
+    for (const stream of streams) await query(`drop view if exists "${liveViewName(stream)}"`);
   for (const { stream, name } of inferred) await query(`alter table "${stream}" drop column "${name}"`);
+  for (const stream of streams) await query(liveViewStatement(stream, types).sql);
   await query("delete from stream_columns where origin = 'inferred'");
   await query('update stream_schemas set version = version + 1, refused_fields = 0');
   await query('update stream_columns set drift = 0, drift_sample = null, drift_at = null');
@@ -59,7 +74,7 @@ function sqliteFixture(): StoreFixture {
     freshUrl: async () => `sqlite:${join(dir, randomUUID(), 'store.sqlite')}`,
     async open(options) {
       const store = await openStoreVerbs(shared, options);
-      await dropInferredColumns((text) => query(shared, text));
+      await dropInferredColumns((text) => query(shared, text), sqliteTypes);
       const tables = await query<{ name: string }>(
         shared,
         "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'",
@@ -106,7 +121,7 @@ function postgresFixture(): StoreFixture {
     async open(options) {
       const url = await sharedUrl();
       const store = await openStoreVerbs(url, options);
-      await dropInferredColumns((text) => query(url, text));
+      await dropInferredColumns((text) => query(url, text), postgresTypes);
       const tables = (
         await query<{ tablename: string }>(
           url,

@@ -3,7 +3,7 @@ import { StateConflictError, WatermarkRegressionError } from '../../src/store/er
 import { openStoreVerbs } from '../../src/store/open-store.js';
 import type { StoreVerbs } from '../../src/store/store.js';
 import { describeOnEachDialect, useStore } from '../support/on-each-dialect.js';
-import { invoice, keyed, now } from './records.js';
+import { invoice, keyed, now, task } from './records.js';
 
 describeOnEachDialect('sync state', (fixture) => {
   const store = useStore(fixture);
@@ -100,12 +100,48 @@ describeOnEachDialect('sync state', (fixture) => {
   it('reset forgets watermark and checkpoint of every partition, keeps the data, and fences runs in flight', async () => {
     await page(store(), 'a', { stream: 'invoices', expectedVersion: 0, watermark: 100, cursor: 'c' });
     await page(store(), 'b', { stream: 'invoices', partition: 'p2', expectedVersion: 0, watermark: 5 });
-    expect(await store().resetState('invoices')).toBe(2);
+    expect((await store().resetState('invoices')).partitions).toBe(2);
     expect(await store().readState('invoices')).toMatchObject({ version: 2, watermark: null, cursor: null });
     expect(await store().countRows('invoices')).toBe(2);
     await expect(
       page(store(), 'c', { stream: 'invoices', expectedVersion: 1, watermark: 200 }),
     ).rejects.toBeInstanceOf(StateConflictError);
     await page(store(), 'c', { stream: 'invoices', expectedVersion: 2, watermark: 1 });
+  });
+
+  it('reset of one partition forgets only its state; with data it deletes only its scope, and refuses a partition that is no scope', async () => {
+    const tasks = (operator: string, ids: string[]) =>
+      store().writePage({
+        stream: 'tasks',
+        scope: operator,
+        records: keyed(ids.map((id) => task(id))),
+        now,
+        runId: null,
+        state: { stream: 'tasks', partition: operator, expectedVersion: 0, strategyState: { pass: 1 } },
+      });
+    await tasks('1001', ['a', 'b']);
+    await tasks('1002', ['c']);
+    expect(await store().resetState('tasks', { partition: '1001', data: true })).toEqual({
+      partitions: 1,
+      rows: 2,
+    });
+    expect(await store().countRows('tasks')).toBe(1);
+    expect(await store().readState('tasks', '1001')).toMatchObject({ version: 2, strategyState: null });
+    expect(await store().readState('tasks', '1002')).toMatchObject({
+      version: 1,
+      strategyState: { pass: 1 },
+    });
+    await page(store(), 'a', { stream: 'invoices', partition: 'deleted', expectedVersion: 0, watermark: 5 });
+    await expect(store().resetState('invoices', { partition: 'deleted', data: true })).rejects.toThrow(
+      /shares the invoices table/,
+    );
+    expect(await store().resetState('invoices', { data: true })).toEqual({ partitions: 1, rows: 1 });
+    expect(await store().countRows('invoices')).toBe(0);
+  });
+
+  it('reset of a child stream marks it to refresh every parent in its next run', async () => {
+    expect(await store().refreshAllPending('invoice_lines', { take: false })).toBeUndefined();
+    await store().resetState('invoice_lines');
+    expect(await store().refreshAllPending('invoice_lines', { take: false })).toEqual({ after: undefined });
   });
 });

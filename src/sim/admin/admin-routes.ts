@@ -60,7 +60,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
       const pick = createPicker(hash32(seed, randomTags.changes));
       return { changes: applyRandomChanges(deps, { count: body.count, pick, filter: body }) };
     });
-    admin.get('/_sim/faults', async () => ({ rates: deps.faults.rates() }));
+    admin.get('/_sim/faults', async () => ({ rates: deps.faults.rates(), injected: deps.faults.injected() }));
     admin.put('/_sim/faults', async (request) => {
       const body = request.body as { profile?: unknown } | undefined;
       return { rates: deps.faults.set((body?.profile ?? body) as never) };
@@ -70,7 +70,10 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
       const { stream } = request.query as { stream?: string };
       return sendJson(reply, 200, buildTruth(deps.data, deps.driver, stream));
     });
-    admin.get('/_sim/requests', async () => ({ requests: deps.requests.counts() }));
+    admin.get('/_sim/requests', async () => ({
+      requests: deps.requests.counts(),
+      perSecond: deps.requests.perSecond(),
+    }));
     admin.put('/_sim/overrides', async (request) => setOverride(deps.data, request.body));
     admin.delete('/_sim/overrides', async () => ({ cleared: clearOverrides(deps.data) }));
     admin.post('/_sim/tokens', async (request) => {

@@ -87,7 +87,7 @@ export function restChangeCandidates({ invoices, clients }: SimData): ChangeCand
       if (index === undefined) return undefined;
       const payment = invoices.addPayment(index, {
         amount: pick.int(100, 100_000) / 100,
-        date: '2025-01-15',
+        date: invoices.today(),
         reference: `BANK-${pick.int(1_000_000, 9_999_999)}`,
       });
       return {

@@ -2,6 +2,7 @@
  * Record ids. `plain`: the 1-based record number as 10 zero-padded digits, so lexical order is
  * numeric order ("0000000042"). `unsafe`: the same number wrapped in characters that must be
  * percent-encoded in a path ("inv/0000000042 #?%"); still sortable, as prefix and suffix never vary.
+ * `dots`: the first two records are `.` and `..` (sorted before any digit), the rest plain.
  */
 export interface IdFormat {
   /** Id of the record at `index` (0-based). */
@@ -12,7 +13,11 @@ export interface IdFormat {
 
 const width = 10;
 
-export function createIdFormat(style: 'plain' | 'unsafe', prefix: string): IdFormat {
+/** The ids of the first records in the `dots` style: dot segments, if a client sends them raw. */
+const dotIds = ['.', '..'];
+
+export function createIdFormat(style: 'plain' | 'unsafe' | 'dots', prefix: string): IdFormat {
+  if (style === 'dots') return dotsFormat(createIdFormat('plain', prefix));
   const head = style === 'plain' ? '' : `${prefix}/`;
   const tail = style === 'plain' ? '' : ' #?%';
   return {
@@ -23,6 +28,18 @@ export function createIdFormat(style: 'plain' | 'unsafe', prefix: string): IdFor
       }
       const digits = id.slice(head.length, head.length + width);
       return /^\d+$/.test(digits) && digits !== '0000000000' ? Number(digits) - 1 : undefined;
+    },
+  };
+}
+
+function dotsFormat(plain: IdFormat): IdFormat {
+  return {
+    format: (index) => dotIds[index] ?? plain.format(index),
+    parse(id) {
+      const dot = dotIds.indexOf(id);
+      if (dot >= 0) return dot;
+      const index = plain.parse(id);
+      return index !== undefined && index >= dotIds.length ? index : undefined;
     },
   };
 }

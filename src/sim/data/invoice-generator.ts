@@ -32,6 +32,11 @@ export interface InvoiceGeneratorOptions {
   clientCount: number;
   baseSequences: Float64Array;
   firstSequence: number;
+  /**
+   * The simulator's day when it started (record-time.ts `dayOf` of its clock): issue and payment
+   * dates lie in the two years before it, so "payments last month" finds some, as on a real TMS.
+   */
+  today: number;
 }
 
 // Generation is synchronous, so one picker reseeded per record serves every call.
@@ -60,12 +65,14 @@ export function generateInvoice(
   const sequence = created ? 0 : options.baseSequences[index]!;
   const modifiedAt = created?.modifiedAt ?? baseModifiedAt(sequence, options.firstSequence);
   const issued = status === 'finalized' || status === 'cancelled' || pick.chance(0.5);
-  const issueDay = issued ? pick.int(0, 700) : -1;
+  const issueDay = issued ? options.today - pick.int(1, 700) : -1;
   const issueDate = issued ? calendarDate(issueDay) : null;
   const lines = generateLines(pick, id);
   const totals = totalsOf(lines);
   const payments =
-    status === 'finalized' ? generatePayments(pick, { id, sequence, modifiedAt, issueDay, totals }) : [];
+    status === 'finalized'
+      ? generatePayments(pick, { id, sequence, modifiedAt, issueDay, totals }, options.today)
+      : [];
   const invoice: InvoiceRecord = {
     id,
     number: `INV-${String(index + 1).padStart(8, '0')}`,
@@ -128,6 +135,11 @@ export function paidAmountOf(payments: readonly PaymentState[]): number {
   return cents(payments.reduce((sum, payment) => sum + payment.record.amount, 0));
 }
 
+/**
+ * Zero to two payments of an invoice, together exactly its gross amount (the last takes what the
+ * rounded shares leave), each 1 to 45 days after the issue date; those that would fall after
+ * `today` have not happened yet, so a recent invoice may be open or partly paid.
+ */
 function generatePayments(
   pick: Picker,
   invoice: {
@@ -137,19 +149,28 @@ function generatePayments(
     issueDay: number;
     totals: InvoiceRecord['totals'];
   },
+  today: number,
 ): PaymentState[] {
   const count = pick.pick([0, 0, 1, 1, 1, 2]);
   const share = cents(invoice.totals.gross / Math.max(count, 1));
-  return Array.from({ length: count }, (_, offset) => ({
-    number: offset + 1,
-    sequence: invoice.sequence,
-    record: {
-      id: childId(invoice.id, 'P', offset + 1),
-      invoiceId: invoice.id,
-      amount: share,
-      date: calendarDate(invoice.issueDay + pick.int(1, 45)),
+  const days = Array.from({ length: count }, () => invoice.issueDay + pick.int(1, 45)).sort((a, b) => a - b);
+  return days
+    .map((day, offset) => ({
+      day,
+      amount: offset < count - 1 ? share : cents(invoice.totals.gross - share * (count - 1)),
       reference: `BANK-${pick.int(1000000, 9999999)}`,
-      createdAt: invoice.modifiedAt,
-    },
-  }));
+    }))
+    .filter((payment) => payment.day <= today)
+    .map((payment, offset) => ({
+      number: offset + 1,
+      sequence: invoice.sequence,
+      record: {
+        id: childId(invoice.id, 'P', offset + 1),
+        invoiceId: invoice.id,
+        amount: payment.amount,
+        date: calendarDate(payment.day),
+        reference: payment.reference,
+        createdAt: invoice.modifiedAt,
+      },
+    }));
 }

@@ -52,6 +52,8 @@ export interface InvoiceStore {
   create(): number;
   addPayment(index: number, payment: NewPayment): PaymentState;
   removePayment(index: number, paymentId: string): void;
+  /** The simulator clock's calendar date, `YYYY-MM-DD` (the date of a payment made now). */
+  today(): string;
 }
 
 const conflict = (code: string, message: string, details?: unknown) =>
@@ -163,6 +165,7 @@ export function createInvoiceStore(options: InvoiceStoreOptions): InvoiceStore {
       });
       return added!;
     },
+    today: () => nowIso().slice(0, 10),
     removePayment(index, paymentId) {
       const { payments, invoice } = state(index);
       if (!payments.some((payment) => payment.record.id === paymentId))

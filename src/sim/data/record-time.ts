@@ -14,6 +14,11 @@ export function calendarDate(day: number): string {
   return dayNames[day]!;
 }
 
+/** The day number (as `calendarDate` takes it) of the UTC day holding the instant `ms`. */
+export function dayOf(ms: number): number {
+  return Math.floor((ms - firstDayMs) / dayMs);
+}
+
 /** Calendar date `days` after the date `date`. */
 export function addDays(date: string, days: number): string {
   return calendarDate(Math.round((Date.parse(date) - firstDayMs) / dayMs) + days);

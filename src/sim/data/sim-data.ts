@@ -3,6 +3,7 @@ import type { SimOptions } from '../sim-options.js';
 import { type ClientStore, createClientStore } from './client-store.js';
 import { createIdFormat } from './id-format.js';
 import { createInvoiceStore, type InvoiceStore } from './invoice-store.js';
+import { dayOf } from './record-time.js';
 import {
   baseSequences,
   createSequenceCounter,
@@ -45,6 +46,7 @@ export function createSimData(options: SimOptions): SimData {
     clientIds,
     clientCount: options.clients,
     baseSequences: baseSequences(options.invoices, first, seed),
+    today: dayOf(options.now()),
   });
   const clients = createClientStore({
     ...common,

@@ -15,7 +15,9 @@ import { rngFrom } from './rng.js';
  */
 export function createDriverSim(ctx: SimContext): DriverSim {
   const { seed, operators, variant } = ctx.options;
-  const data = generateDriverData({ seed, operators, idStyle: variant.idStyle }, ctx.now());
+  // Driver API ids take no dot segments: `dots` concerns the REST records only.
+  const idStyle = variant.idStyle === 'unsafe' ? 'unsafe' : 'plain';
+  const data = generateDriverData({ seed, operators, idStyle }, ctx.now());
   const cache = createResponseCache();
   const rng = rngFrom(() => ctx.random());
   const shapes = createRecordShapes(variant);

@@ -1,8 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendJson } from '../services/service-deps.js';
 import { type HostileMode, type HostileRule, type HostileStatus, parseHostileRule } from './hostile-rule.js';
-import { emptyPage, type PageRequest, pageRewrites, type RewriteMode } from './page-rewrites.js';
-import { partialBody } from './partial-body.js';
+import {
+  emptyPage,
+  oneItemPage,
+  type PageJson,
+  type PageRequest,
+  pageRewrites,
+  type RewriteMode,
+} from './page-rewrites.js';
+import { drippedBody, partialBody } from './partial-body.js';
 
 /** Makes the next N answers of a listing hostile (`PUT /_sim/hostile`); admin routes are never touched. */
 export interface HostileResponses {
@@ -20,8 +27,10 @@ const badGateway =
 
 export function createHostileResponses(): HostileResponses {
   let rule: HostileStatus | null = null;
-  // The endless empty pages carry the cycle's real maxSequence, so only the paging is wrong.
+  // The endless pages carry the cycle's real maxSequence (and the endless cursor a real item), so
+  // only the paging is wrong.
   let cycleMaxSequence: number | undefined;
+  let endlessItem: Record<string, unknown> | undefined;
   let fakeCursors = 0;
   const hostile = new WeakMap<FastifyRequest, { mode: HostileMode; page: PageRequest }>();
 
@@ -47,6 +56,9 @@ export function createHostileResponses(): HostileResponses {
     if (rule.mode === 'endless-empty' && cursor?.startsWith(fakeCursorPrefix)) {
       return sendJson(reply, 200, emptyPage(cycleMaxSequence, page.fakeCursor()));
     }
+    if (rule.mode === 'endless-cursor' && cursor?.startsWith(fakeCursorPrefix)) {
+      return sendJson(reply, 200, oneItemPage(endlessItem, cycleMaxSequence, page.fakeCursor()));
+    }
     hostile.set(request, { mode: rule.mode, page });
   };
 
@@ -55,7 +67,12 @@ export function createHostileResponses(): HostileResponses {
     if (!marked || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
     if (marked.mode === 'cut-body') return partialBody(request, reply, Buffer.from(payload), 'cut');
     if (marked.mode === 'stall-mid-body') return partialBody(request, reply, Buffer.from(payload), 'stall');
-    if (marked.mode === 'endless-empty') cycleMaxSequence = maxSequenceOf(payload);
+    if (marked.mode === 'slow-drip') return drippedBody(reply, Buffer.from(payload));
+    if (marked.mode === 'endless-empty' || marked.mode === 'endless-cursor') {
+      const { data } = JSON.parse(payload) as PageJson;
+      cycleMaxSequence = data.maxSequence;
+      endlessItem = data.items?.[0];
+    }
     return pageRewrites[marked.mode as RewriteMode](payload, marked.page);
   };
 
@@ -76,8 +93,4 @@ export function createHostileResponses(): HostileResponses {
       app.addHook('onSend', onSend);
     },
   };
-}
-
-function maxSequenceOf(text: string): number | undefined {
-  return (JSON.parse(text) as { data?: { maxSequence?: number } }).data?.maxSequence;
 }

@@ -13,6 +13,9 @@ export const hostileModes = [
   'html-502',
   'cut-body',
   'stall-mid-body',
+  'slow-drip',
+  'endless-cursor',
+  'deep-record',
 ] as const;
 export type HostileMode = (typeof hostileModes)[number];
 

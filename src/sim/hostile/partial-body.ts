@@ -19,3 +19,26 @@ export function partialBody(
   reply.raw.once('close', () => stream.destroy());
   return stream;
 }
+
+/** How long the slow drip waits between two bytes: far under any body-silence timeout. */
+export const dripIntervalMs = 250;
+
+/** Sends the headers (with the full Content-Length), then `body` one byte every `dripIntervalMs`. */
+export function drippedBody(reply: FastifyReply, body: Buffer): PassThrough {
+  reply.header('content-length', body.length);
+  const stream = new PassThrough();
+  let sent = 0;
+  const timer = setInterval(() => {
+    stream.write(body.subarray(sent, sent + 1));
+    sent += 1;
+    if (sent >= body.length) {
+      clearInterval(timer);
+      stream.end();
+    }
+  }, dripIntervalMs);
+  reply.raw.once('close', () => {
+    clearInterval(timer);
+    stream.destroy();
+  });
+  return stream;
+}

@@ -21,13 +21,14 @@ export const decimalText = /^-?\d{1,30}(\.\d{1,30})?$/;
 /**
  * The converters per column type. A value of another type is a misfit, never an error: objects and
  * arrays never fit a column, and neither does a value that would make the database refuse the whole
- * page (an integer out of range, an impossible date). A number column takes numbers and decimal
+ * page (an integer out of range, an impossible date, a string holding U+0000). A number column takes numbers and decimal
  * strings (kept as text, so PostgreSQL's numeric gets every digit); a text column takes any scalar.
  */
 export const columnConverters: Readonly<Record<ColumnType, ColumnConverter>> = {
   text: (value) => {
     if (value === null || value === undefined) return null;
-    if (typeof value === 'string') return value;
+    // PostgreSQL's text cannot hold U+0000: NULL on both dialects alike, the value whole in `data`.
+    if (typeof value === 'string') return value.includes('\u0000') ? misfit : value;
     if (typeof value === 'number' || typeof value === 'boolean') return String(value);
     return misfit;
   },

@@ -99,8 +99,18 @@ function noteUnknown(observations: PageObservations, path: string[], value: stri
 
 /** A short description of a value that did not fit: its JSON type and its start. */
 function describe(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  const text = shortJson(value);
   return `${jsonTypeOf(value)} ${text.length > 60 ? `${text.slice(0, 57)}...` : text}`;
+}
+
+/** The value's JSON text; a value nested too deep to serialize is described, never thrown. */
+function shortJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch (error) {
+    if (error instanceof RangeError) return '(nested too deep to show)';
+    throw error;
+  }
 }
 
 function nodeAt(root: PathNode, path: readonly string[]): PathNode {

@@ -1,5 +1,6 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { StoreDatabase } from '../database.js';
+import { liveViewStatement } from '../live-view.js';
 import type { SqlTypes } from '../store-dialect.js';
 import type { StreamTable } from '../stream-tables.js';
 import type { PageObservations } from './record-walk.js';
@@ -9,7 +10,7 @@ import type { TypedColumn } from './typed-column.js';
 export interface SchemaGrowth {
   /** Moves `stream_schemas.version` from the page's base to the new version; no row = another writer grew it first. */
   readonly claim: CompiledQuery;
-  /** ALTER TABLE ... ADD COLUMN and the `stream_columns` rows, run after the claim. */
+  /** ALTER TABLE ... ADD COLUMN and the `stream_columns` rows, then the live view with them, run after the claim. */
   readonly statements: readonly CompiledQuery[];
 }
 
@@ -30,10 +31,13 @@ export function growthStatements(
       .where('version', '=', from.version)
       .returning('version')
       .compile(),
-    statements: added.flatMap((column, index) => [
-      db.schema.alterTable(to.name).addColumn(column.name, types.typed[column.type]).compile(),
-      registerColumn(db, to.name, column, from.columns.length + index, at),
-    ]),
+    statements: [
+      ...added.flatMap((column, index) => [
+        db.schema.alterTable(to.name).addColumn(column.name, types.typed[column.type]).compile(),
+        registerColumn(db, to.name, column, from.columns.length + index, at),
+      ]),
+      ...(types.viewsFixColumns ? [liveViewStatement(to.name, types)] : []),
+    ],
   };
 }
 

@@ -8,6 +8,16 @@ const calendarDate = /^\d{4}-\d{2}-\d{2}$/;
 /** `id`, `clientId`, `order_id`, `rideID`: keys, which the store keeps as text. */
 const keyName = /(^id$|Id$|ID$|_id$)/;
 
+/**
+ * Whether a field's name (the last segment of its path) says it holds a key: its own (`id`) or
+ * another record's (`rideId`, `client_id`). Every key column is text (`id`, the scope columns), so
+ * such a field's column is text too, whatever the values look like: a join never compares text
+ * with a number (PostgreSQL refuses `text = integer`).
+ */
+export function isKeyName(segment: string): boolean {
+  return keyName.test(segment);
+}
+
 /** The kind of a non-null scalar value (string, number or boolean). */
 export function kindOf(value: string | number | boolean): ValueKind {
   if (typeof value === 'boolean') return 'boolean';
@@ -22,7 +32,7 @@ export function kindOf(value: string | number | boolean): ValueKind {
  * `..._id`) is text whatever it holds, so it joins the text keys it refers to.
  */
 export function columnTypeFor(kinds: ReadonlySet<ValueKind>, lastSegment: string): ColumnType {
-  if (keyName.test(lastSegment) || kinds.size !== 1) return 'text';
+  if (isKeyName(lastSegment) || kinds.size !== 1) return 'text';
   const [kind] = kinds;
   return kind === 'text' ? 'text' : kind!;
 }

@@ -7,13 +7,15 @@ import {
   childQueueMigration,
   childRefreshMigration,
 } from './bookkeeping-migration.js';
+import { commandsMigration } from './commands-migration.js';
+import { liveViewsMigration } from './live-views-migration.js';
 import { schemaRegistryMigration } from './schema-registry-migration.js';
 import { createStreamTableMigration, specColumnMigration } from './stream-table-migrations.js';
 
 /**
  * Every migration the store knows, by name. The names are the rule that turns a catalogue change
  * into a migration (docs/store.md):
- * - `0001-bookkeeping` ... `0005-child-failures`: static, numbered; the next is `0006-...`;
+ * - `0001-bookkeeping` ... `0007-live-views`: static, numbered (each branch of work takes its own number);
  * - `stream-<stream>`: the table of a stream with its fixed columns (adding a stream adds it);
  * - `stream-<stream>-spec-<column>`: one of the catalogue's typed columns (adding one adds it; it is
  *   backfilled). Inferred columns are no migrations: writes add them (prepare-rows.ts).
@@ -32,6 +34,8 @@ export function catalogueMigrations(
     '0003-child-refresh': childRefreshMigration(types),
     '0004-schema-registry': schemaRegistryMigration(types, [...tables]),
     '0005-child-failures': childFailuresMigration(),
+    '0007-live-views': liveViewsMigration(types, tables),
+    '0008-commands': commandsMigration(types),
   };
   for (const table of tables) {
     migrations[`stream-${table.name}`] = createStreamTableMigration(table, types);

@@ -22,9 +22,14 @@ export async function migrateStore(
   tables: readonly StreamTable[],
 ): Promise<MigrationSummary> {
   const executed = await executedMigrations(dialect.db);
+  const migrations = catalogueMigrations(tables, dialect.types, executed);
+  // The common case, a store already current, costs this one read: the Migrator would introspect
+  // every table and take its lock before finding nothing to do. Whatever is pending goes through it.
+  const done = new Set(executed);
+  if (Object.keys(migrations).every((name) => done.has(name))) return { applied: [] };
   const migrator = new Migrator({
     db: dialect.db,
-    provider: { getMigrations: async () => catalogueMigrations(tables, dialect.types, executed) },
+    provider: { getMigrations: async () => migrations },
     // A stream added later sorts anywhere among the names that already ran.
     allowUnorderedMigrations: true,
     nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0),

@@ -2,13 +2,15 @@ import { type Kysely, type Migration, sql } from 'kysely';
 import { columnConverters, misfit } from '../columns/column-values.js';
 import { registerColumn } from '../columns/schema-statements.js';
 import type { StoreDatabase, StreamTables } from '../database.js';
+import { liveViewStatement } from '../live-view.js';
 import type { SqlTypes } from '../store-dialect.js';
+import { recordFromData } from '../stored-record.js';
 import type { StreamTable, TypedColumn } from '../stream-tables.js';
 
 const backfillBatch = 1000;
 
 /**
- * Creates a stream table with the fixed columns (docs/store.md) and its `stream_schemas` row;
+ * Creates a stream table with the fixed columns (docs/store.md), its live view and its `stream_schemas` row;
  * the spec's typed columns come one migration each, inferred ones with the records (prepare-rows.ts).
  */
 export function createStreamTableMigration(table: StreamTable, types: SqlTypes): Migration {
@@ -32,6 +34,7 @@ export function createStreamTableMigration(table: StreamTable, types: SqlTypes):
         .column('deleted_at')
         .where(sql.ref('deleted_at'), 'is not', null)
         .execute();
+      await db.executeQuery(liveViewStatement(table.name, types));
       await (db as Kysely<StoreDatabase>)
         .insertInto('stream_schemas')
         .values({ stream: table.name, version: 0, refused_fields: 0, updated_at: new Date().toISOString() })
@@ -51,6 +54,7 @@ export function specColumnMigration(table: StreamTable, column: TypedColumn, typ
     async up(db: Kysely<unknown>) {
       const store = db as Kysely<StoreDatabase>;
       await db.schema.alterTable(table.name).addColumn(column.name, types.typed[column.type]).execute();
+      if (types.viewsFixColumns) await db.executeQuery(liveViewStatement(table.name, types));
       const { count } = await store
         .selectFrom('stream_columns')
         .select((eb) => eb.fn.countAll<number | string>().as('count'))
@@ -96,7 +100,7 @@ async function backfillColumn(
       .limit(backfillBatch)
       .execute();
     for (const row of rows) {
-      const value = convert(get(types.decodeJson(row.data)));
+      const value = convert(get(recordFromData(types.decodeJson(row.data))));
       if (value === null || value === misfit) continue;
       await db
         .updateTable(table.name)

@@ -16,6 +16,8 @@ export const postgresTypes: SqlTypes = {
     timestamp: 'timestamptz',
     date: 'date',
   },
+  viewsFixColumns: true,
+  currentTimestamp: 'now()',
   encode: (value) => value,
   decodeJson: (value) => value ?? null,
 };

@@ -1,5 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import type { PageUpsert } from '../store-dialect.js';
+import { rowsJson } from '../stored-record.js';
 import type { StreamTable } from '../stream-tables.js';
 import { conflictClause, quote, writtenColumns } from '../upsert-sql.js';
 import { postgresTypes } from './postgres-types.js';
@@ -17,10 +18,14 @@ export function createPostgresPageUpsert(table: StreamTable): PageUpsert {
   const names = table.columns.map((column) => column.name);
   const scopeColumn = table.scopeColumn;
   return (page) => {
-    const input: Record<string, unknown>[] = [];
+    const input: Array<{ id: string; data: unknown } & Record<string, unknown>> = [];
     for (const { scope, rows } of page.groups) {
       for (const row of rows) {
-        const item: Record<string, unknown> = { id: row.id, data: row.record, sequence: row.sequence };
+        const item: { id: string; data: unknown } & Record<string, unknown> = {
+          id: row.id,
+          data: row.record,
+          sequence: row.sequence,
+        };
         if (scopeColumn) item[scopeColumn] = scope;
         row.values.forEach((value, index) => {
           item[names[index]!] = value;
@@ -28,7 +33,7 @@ export function createPostgresPageUpsert(table: StreamTable): PageUpsert {
         input.push(item);
       }
     }
-    const json = JSON.stringify(input);
+    const json = rowsJson(table.name, input);
     return async (trx) => {
       const written = await trx.executeQuery<{ inserted: number; updated: number }>(
         CompiledQuery.raw(text, [json, page.syncedAt, page.deletedAt, page.deletedReason]),

@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { PageWorkResult, UpsertCounts } from '../store-dialect.js';
+import { openSqliteConnection, type SqliteOperations, sqliteOperations } from './sqlite-operations.js';
 import { threadScript } from './sqlite-thread-script.js';
 
 /** What a statement gave: its rows (a reader), or what it changed. */
@@ -8,7 +10,11 @@ export type StatementResult =
   | { readonly rows: unknown[] }
   | { readonly changes: number; readonly lastInsertRowid: number | bigint };
 
-/** A page upsert for the thread: the statements and, per row, its bound values and guard key. */
+/**
+ * A page upsert for the thread: the statements, and every row's bound values in one flat array (a
+ * row is `rowWidth` values; the page's constants go once in `constants`): one array for the whole
+ * page clones in a fraction of the time of an array per row (BENCHMARKS.md, the whole-process rows).
+ */
 export interface UpsertWork {
   /** `INSERT ... ON CONFLICT DO UPDATE ... WHERE <guards> RETURNING rowid`. */
   readonly upsertSql: string;
@@ -16,8 +22,17 @@ export interface UpsertWork {
   readonly sequenceSql: string;
   /** `SELECT max(rowid) AS highest FROM <table>`. */
   readonly highestSql: string;
-  /** Per row: [bound values, key values of `sequenceSql`, the record's sequence]. */
-  readonly rows: ReadonlyArray<readonly [readonly unknown[], readonly string[], number | null]>;
+  /** Bound values of the upsert per row. */
+  readonly width: number;
+  /** Values the same on every row of the page: [position, value]. */
+  readonly constants: ReadonlyArray<readonly [number, unknown]>;
+  /** The other positions, in the order each row's values come in `values`. */
+  readonly varying: readonly number[];
+  /** `varying.length` values per row. */
+  readonly values: readonly unknown[];
+  /** Positions of `sequenceSql`'s key values, and of the record's sequence. */
+  readonly keyAt: readonly number[];
+  readonly sequenceAt: number;
 }
 
 /** A compiled statement for the thread. */
@@ -59,19 +74,27 @@ export interface SqliteThreadOptions {
 
 interface Reply {
   readonly id: number;
+  readonly ready?: true;
   readonly result?: unknown;
   readonly error?: { name: string; message: string; code?: string };
 }
 
 /**
- * Starts the thread (its code: sqlite-thread-worker.ts) and opens the file there (WAL,
- * synchronous=NORMAL). An open failure surfaces on the first call, as the store's ping.
+ * Starts the thread (its code: sqlite-thread-worker.ts), which opens the file there (WAL,
+ * synchronous=NORMAL). A thread takes ~0.1-0.2 s to boot, longer than a whole run's start needs
+ * (open, migrations check, state): until it says it is ready, operations run on a connection of
+ * this thread instead (the same operations, sqlite-operations.ts), and move to the thread at the
+ * first one outside a transaction after that. An open failure surfaces on the first call, as the
+ * store's ping. An in-memory database is one connection's: it waits for the thread.
  */
 export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
   const driverPath = createRequire(import.meta.url).resolve('better-sqlite3');
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 0;
   let failure: Error | undefined;
+  let ready = false;
+  let local: LocalConnection | undefined =
+    options.path === ':memory:' ? undefined : localConnection(driverPath, options);
   const fail = (error: Error) => {
     failure ??= error;
     for (const call of pending.values()) call.reject(error);
@@ -86,18 +109,26 @@ export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
     // Referenced only while a call waits, so an idle store never keeps the process alive.
     worker.unref();
     worker.on('message', (reply: Reply) => {
+      if (reply.ready) {
+        ready = true;
+        return;
+      }
       const call = pending.get(reply.id);
       pending.delete(reply.id);
       if (pending.size === 0) worker.unref();
       if (reply.error) call?.reject(Object.assign(new Error(reply.error.message), reply.error));
       else call?.resolve(reply.result);
     });
-    worker.on('error', (error) => fail(error));
+    // An open failure thrown on the thread (better-sqlite3's SqliteError) arrives as a plain object.
+    worker.on('error', (error: unknown) => fail(asError(error)));
     worker.on('exit', (code) => fail(new Error(`the SQLite thread exited (code ${code})`)));
     return worker;
   });
   starting.catch((error: Error) => fail(error));
-  const call = async <T>(op: string, args: unknown): Promise<T> => {
+  const call = async <T>(op: keyof SqliteOperations, args: unknown): Promise<T> => {
+    if (local && !(ready && local.idle())) return local.run(op, args) as T;
+    local?.close();
+    local = undefined;
     const worker = await starting;
     if (failure) throw failure;
     const id = nextId++;
@@ -113,9 +144,47 @@ export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
     page: (message) => call('page', message),
     loadIdSet: (table, pairs) => call('loadIdSet', { table, pairs }),
     async close() {
+      if (local) {
+        local.close();
+        local = undefined;
+        await (await starting).terminate();
+        return;
+      }
       if (failure) return;
       await call('close', null);
       await (await starting).terminate();
     },
+  };
+}
+
+function asError(thrown: unknown): Error {
+  if (thrown instanceof Error) return thrown;
+  const fields = typeof thrown === 'object' && thrown !== null ? (thrown as Record<string, unknown>) : {};
+  const message = [fields.message, fields.code].find((text) => typeof text === 'string') ?? String(thrown);
+  return Object.assign(new Error(message), typeof fields.code === 'string' ? { code: fields.code } : {});
+}
+
+interface LocalConnection {
+  run(op: keyof SqliteOperations, args: unknown): unknown;
+  /** No transaction open: the next operation may move to the thread. */
+  idle(): boolean;
+  close(): void;
+}
+
+/** This thread's own connection, opened at its first operation (an open failure throws there). */
+function localConnection(driverPath: string, options: SqliteThreadOptions): LocalConnection {
+  let db: BetterSqlite3.Database | undefined;
+  let operations: SqliteOperations | undefined;
+  return {
+    run(op, args) {
+      if (!operations) {
+        const Database = createRequire(import.meta.url)(driverPath) as typeof BetterSqlite3;
+        db = openSqliteConnection(Database, options);
+        operations = sqliteOperations(db);
+      }
+      return (operations[op] as (input: unknown) => unknown)(args);
+    },
+    idle: () => !db?.inTransaction,
+    close: () => db?.close(),
   };
 }

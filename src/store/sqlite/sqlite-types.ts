@@ -16,6 +16,9 @@ export const sqliteTypes: SqlTypes = {
     timestamp: 'text',
     date: 'text',
   },
+  viewsFixColumns: false,
+  // ISO 8601 with milliseconds and Z, like the timestamps the store writes itself.
+  currentTimestamp: "(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
   encode: (value) => (typeof value === 'boolean' ? Number(value) : value),
   decodeJson: (value) => (typeof value === 'string' ? JSON.parse(value) : null),
 };

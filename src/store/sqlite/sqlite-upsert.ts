@@ -1,4 +1,5 @@
 import type { PageUpsert, PreparedUpsert } from '../store-dialect.js';
+import { dataJsonOf } from '../stored-record.js';
 import type { StreamTable } from '../stream-tables.js';
 import { conflictClause, quote, writtenColumns } from '../upsert-sql.js';
 import type { SqliteThread, UpsertWork } from './sqlite-thread.js';
@@ -18,7 +19,7 @@ export function createSqlitePageUpsert(thread: SqliteThread, table: StreamTable)
   const name = quote(table.name);
   const columns = writtenColumns(table);
   const scopeFilter = table.scopeColumn ? `${quote(table.scopeColumn)} = ? AND ` : '';
-  const statements: Omit<UpsertWork, 'rows'> = {
+  const statements = {
     upsertSql:
       `INSERT INTO ${name} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ` +
       `${conflictClause(table, name, 'IS NOT')} RETURNING rowid`,
@@ -37,25 +38,35 @@ export function createSqlitePageUpsert(thread: SqliteThread, table: StreamTable)
     at.get('deleted_at')!,
     at.get('deleted_reason')!,
   ];
+  // Each row's values in the order the thread puts them back: key, scope, data, sequence, typed.
+  const varying = [0, ...(scopeAt === undefined ? [] : [scopeAt]), dataAt, sequenceAt];
+  for (let i = 0; i < table.columns.length; i++) varying.push(firstTyped + i);
+  const keyAt = scopeAt === undefined ? [0] : [scopeAt, 0];
 
   return (page) => {
-    const rows: Array<UpsertWork['rows'][number]> = [];
-    for (const { scope, rows: scopeRows } of page.groups) {
-      for (const row of scopeRows) {
-        const params: unknown[] = new Array(columns.length);
-        params[0] = row.id;
-        if (scopeAt !== undefined) params[scopeAt] = scope;
-        params[dataAt] = JSON.stringify(row.record);
-        params[sequenceAt] = row.sequence;
-        params[syncedAt] = page.syncedAt;
-        params[deletedAt] = page.deletedAt;
-        params[reasonAt] = page.deletedReason;
-        for (let i = 0; i < row.values.length; i++)
-          params[firstTyped + i] = sqliteTypes.encode(row.values[i]!);
-        rows.push([params, scope === null ? [row.id] : [scope, row.id], row.sequence]);
+    const values: unknown[] = [];
+    for (const { scope, rows } of page.groups) {
+      for (const row of rows) {
+        values.push(row.id);
+        if (scopeAt !== undefined) values.push(scope);
+        values.push(dataJsonOf(table.name, row.id, row.record), row.sequence);
+        // Exactly one value per typed column, so every row keeps its place in the flat array.
+        for (let i = 0; i < table.columns.length; i++) values.push(sqliteTypes.encode(row.values[i]!));
       }
     }
-    const work: UpsertWork = { ...statements, rows };
+    const work: UpsertWork = {
+      ...statements,
+      width: columns.length,
+      constants: [
+        [syncedAt, page.syncedAt],
+        [deletedAt, page.deletedAt],
+        [reasonAt, page.deletedReason],
+      ],
+      varying,
+      values,
+      keyAt,
+      sequenceAt,
+    };
     return Object.assign(() => thread.upsert(work), { work });
   };
 }

@@ -1,5 +1,6 @@
 import pMap from 'p-map';
 import type { ChildStream } from '../../../config/stream-definition.js';
+import type { JsonObject } from '../../../schemas/json-object.js';
 import { HttpStatusError } from '../../client/index.js';
 import type { ChildWork, ParentBatch, ScopeReplacement } from '../../store/store.js';
 import { describeError } from '../../tms-sync-error.js';
@@ -29,6 +30,8 @@ const leftParents = {
  * `--full` and `--reconcile` queue every parent first.
  */
 export const childStrategy: StreamStrategy<ChildStream> = {
+  // Every parent is fetched again: children gone without their parent's sequence moving.
+  reconciles: () => true,
   partitions: () => [''],
   async run(partition) {
     const work = partition.run.childWork();
@@ -100,13 +103,16 @@ async function refreshParent(
 /** One parent's current children, or undefined when the parent vanished upstream since its run (404). */
 async function fetchScope(partition: Child, parentId: string): Promise<ScopeReplacement | undefined> {
   try {
-    const children = await fetchChildren(partition, parentId);
+    const { children, detail } = await fetchChildren(partition, parentId);
     const origin = {
       stream: partition.stream,
       partition: partition.partition,
       where: `the children of ${parentId}`,
     };
-    const sequenceOf = sequenceReader(partition.settings.sequenceField);
+    const sequence = sequenceReader(partition.settings.sequenceField);
+    // Lines of an invoice's detail carry no sequence of their own: they are of the detail's version.
+    const detailSequence = detail ? sequence(detail) : null;
+    const sequenceOf = (record: JsonObject) => sequence(record) ?? detailSequence;
     return { scope: parentId, records: keyedRecords(partition.definition, children, origin, sequenceOf) };
   } catch (error) {
     if (error instanceof HttpStatusError && error.status === 404) return undefined;

@@ -5,11 +5,20 @@ import type { PageQuery } from '../../client/index.js';
 import type { PartitionContext } from '../stream-strategy.js';
 import { SyncProtocolError } from '../sync-errors.js';
 
-/** The current children of one parent: every page of a child listing, or the items field of the parent's detail. */
+/**
+ * The current children of one parent: every page of a child listing, or the items field of the
+ * parent's detail. `detail` is the resource they came from (for `source: 'detail'`), whose
+ * sequence is theirs when they carry none.
+ */
+export interface FetchedChildren {
+  readonly children: JsonObject[];
+  readonly detail?: JsonObject;
+}
+
 export async function fetchChildren(
   job: PartitionContext<ChildStream>,
   parentId: string,
-): Promise<JsonObject[]> {
+): Promise<FetchedChildren> {
   const { client, settings } = job;
   const { definition } = job;
   if (definition.source === 'detail') {
@@ -25,7 +34,7 @@ export async function fetchChildren(
         job.stream,
         `item ${notObject + 1} of '${field}' in the detail of ${parentId} is not a record object`,
       );
-    return items as JsonObject[];
+    return { children: items as JsonObject[], detail };
   }
   const children: JsonObject[] = [];
   const query: PageQuery & { id: string } = {
@@ -34,5 +43,5 @@ export async function fetchChildren(
     signal: job.signal,
   };
   for await (const page of client.pages(definition, query)) children.push(...page.items);
-  return children;
+  return { children };
 }

@@ -3,11 +3,20 @@ import type { ParentBatch, PartitionRun, ScopeReplacement } from '../../store/st
 
 /** The largest group of scopes one transaction replaces. */
 const maxGroup = 200;
+/**
+ * A group smaller than this waits up to `lingerMs` for more scopes before it commits (the end of
+ * a pass never waits). Each commit is about ten statements sent to the store whatever its size;
+ * committed at once, parents arriving one by one (16 requests in flight, a reply every 2 ms) made
+ * a commit every two parents, and the main thread's work on commits delayed the replies (the
+ * children rows of BENCHMARKS.md). A crash fetches again at most the parents of that wait.
+ */
+const minGroup = 100;
+const lingerMs = 100;
 
 /**
  * Commits a child stream's scopes as their parents' fetches finish: one transaction at a time,
  * each taking every scope that arrived while the one before was written (a group grows with the
- * store's latency and shrinks to one scope when the store keeps up). After a group commits, its
+ * store's latency; a small one first waits a moment for more, see `minGroup`). After a group commits, its
  * parents are settled in their batches: done, gone, or left with their error.
  */
 export interface ScopeCommitter {
@@ -32,6 +41,22 @@ export function createScopeCommitter(run: PartitionRun): ScopeCommitter {
   const waiting: Entry[] = [];
   let writing: Promise<void> | undefined;
   let failure: { error: unknown } | undefined;
+  /** Ends the current linger early: the group is big enough, or someone waits for the drain. */
+  let stopLinger: (() => void) | undefined;
+  let draining = 0;
+
+  const linger = () =>
+    waiting.length >= minGroup || draining > 0
+      ? undefined
+      : new Promise<void>((resolve) => {
+          const timer = setTimeout(done, lingerMs);
+          function done() {
+            clearTimeout(timer);
+            stopLinger = undefined;
+            resolve();
+          }
+          stopLinger = done;
+        });
 
   const check = () => {
     if (failure) throw failure.error;
@@ -39,7 +64,8 @@ export function createScopeCommitter(run: PartitionRun): ScopeCommitter {
 
   function kick(): void {
     if (writing || failure || waiting.length === 0) return;
-    writing = commit(waiting.splice(0, maxGroup))
+    writing = Promise.resolve(linger())
+      .then(() => commit(waiting.splice(0, maxGroup)))
       .catch((error: unknown) => {
         failure ??= { error };
       })
@@ -65,6 +91,7 @@ export function createScopeCommitter(run: PartitionRun): ScopeCommitter {
   const add = (entry: Entry) => {
     check();
     waiting.push(entry);
+    if (waiting.length >= minGroup) stopLinger?.();
     kick();
   };
 
@@ -78,7 +105,13 @@ export function createScopeCommitter(run: PartitionRun): ScopeCommitter {
     leave: (batch, left) => add({ batch, kind: 'leave', left }),
     check,
     async drain() {
-      while (writing) await writing;
+      draining += 1;
+      stopLinger?.();
+      try {
+        while (writing) await writing;
+      } finally {
+        draining -= 1;
+      }
       check();
     },
   };

@@ -1,5 +1,11 @@
 import type { SequenceStream } from '../../../config/stream-definition.js';
-import { HttpStatusError } from '../../client/index.js';
+import {
+  CursorLoopError,
+  HttpStatusError,
+  type Page,
+  PaginationError,
+  ResponseValidationError,
+} from '../../client/index.js';
 import type { SyncState } from '../../store/store.js';
 import { keyedRecords, sequenceReader } from '../record-keys.js';
 import type { PartitionContext, StreamStrategy } from '../stream-strategy.js';
@@ -22,6 +28,8 @@ type Sequence = PartitionContext<SequenceStream>;
  * `maxSequence` as the watermark in the same transaction, never earlier, never backwards.
  */
 export const sequenceStrategy: StreamStrategy<SequenceStream> = {
+  // The id scan runs on the default listing only.
+  reconciles: (_definition, partition) => partition === '',
   partitions: (definition) => (definition.softDeletes ? ['', deletedPartition] : ['']),
   async run(partition) {
     const { run } = partition;
@@ -29,9 +37,11 @@ export const sequenceStrategy: StreamStrategy<SequenceStream> = {
     try {
       await runCycle(partition, run.state(), resumed);
     } catch (error) {
-      if (!(resumed && isCursorRejected(error))) throw error;
+      // The checkpoint is gone by now (runCycle): an old cursor the TMS no longer honours must not
+      // fail the partition for good, so the cycle starts again from the watermark, once.
+      if (!(resumed && refusesCursor(error))) throw error;
       partition.logger.warn(
-        { stream: partition.stream, partition: partition.partition },
+        { stream: partition.stream, partition: partition.partition, error: String(error) },
         'checkpoint cursor refused; restarting the cycle from the watermark',
       );
       await runCycle(partition, run.state(), false);
@@ -44,13 +54,12 @@ export const sequenceStrategy: StreamStrategy<SequenceStream> = {
 };
 
 async function runCycle(partition: Sequence, start: SyncState, resume: boolean): Promise<void> {
-  const { client, definition, settings, stream, run } = partition;
+  const { client, definition, settings, run } = partition;
   const since = resume ? sinceOfCheckpoint(start) : partition.full ? 1 : (start.watermark ?? 1);
-  const sequenceOf = sequenceReader(settings.sequenceField);
   // A full cycle of the live listing touches every parent: its child streams get one "refresh
   // every parent" mark with the last page instead of a queue entry per parent.
   const fullCycle = since === 1 && partition.partition === '';
-  let cycleMax = resume ? start.cycleMaxSequence : null;
+  const cycleMax = resume ? start.cycleMaxSequence : null;
   const pages = client.pages(definition, {
     since,
     cursor: resume ? (start.cursor ?? undefined) : undefined,
@@ -59,32 +68,48 @@ async function runCycle(partition: Sequence, start: SyncState, resume: boolean):
     signal: partition.signal,
   });
   try {
-    for await (const page of pages) {
-      const maxSequence = checkMaxSequence(stream, page.maxSequence, cycleMax, start.watermark);
-      cycleMax = maxSequence;
-      const last = !page.hasMore;
-      // An empty page that says hasMore holds nothing to keep: checkpointing its cursor would let a
-      // server serving endless empty pages move the state before the client gives up on it.
-      if (!last && page.items.length === 0) continue;
-      const origin = { stream, partition: partition.partition, where: `page ${page.pageNumber}` };
-      // Returns once the page before it committed: the next page is fetched while this one is written.
-      await run.commitPage({
-        records: keyedRecords(definition, page.items, origin, sequenceOf),
-        deletedUpstream: partition.partition === deletedPartition,
-        fullCycle,
-        state: last
-          ? { watermark: maxSequence }
-          : {
-              checkpoint: {
-                cursor: page.nextCursor ?? null,
-                cycleMaxSequence: maxSequence,
-                strategyState: { since } satisfies CycleState,
-              },
-            },
-      });
-    }
-  } finally {
+    await commitPages(partition, pages, { since, fullCycle, cycleMax, start });
+  } catch (error) {
     await run.flush();
+    // The pages before the refused one stay; the cursor that led to it must never be resumed from.
+    if (refusesCursor(error)) await run.dropCheckpoint();
+    throw error;
+  }
+  await run.flush();
+}
+
+async function commitPages(
+  partition: Sequence,
+  pages: AsyncIterable<Page>,
+  cycle: { since: number; fullCycle: boolean; cycleMax: number | null; start: SyncState },
+): Promise<void> {
+  const { definition, settings, stream, run } = partition;
+  const { since, fullCycle, start } = cycle;
+  const sequenceOf = sequenceReader(settings.sequenceField);
+  let { cycleMax } = cycle;
+  for await (const page of pages) {
+    const maxSequence = checkMaxSequence(stream, page.maxSequence, cycleMax, start.watermark);
+    cycleMax = maxSequence;
+    const last = !page.hasMore;
+    // An empty page that says hasMore holds nothing to keep: checkpointing its cursor would let a
+    // server serving endless empty pages move the state before the client gives up on it.
+    if (!last && page.items.length === 0) continue;
+    const origin = { stream, partition: partition.partition, where: `page ${page.pageNumber}` };
+    // Returns once the page before it committed: the next page is fetched while this one is written.
+    await run.commitPage({
+      records: keyedRecords(definition, page.items, origin, sequenceOf),
+      deletedUpstream: partition.partition === deletedPartition,
+      fullCycle,
+      state: last
+        ? { watermark: maxSequence }
+        : {
+            checkpoint: {
+              cursor: page.nextCursor ?? null,
+              cycleMaxSequence: maxSequence,
+              strategyState: { since } satisfies CycleState,
+            },
+          },
+    });
   }
 }
 
@@ -118,6 +143,16 @@ function sinceOfCheckpoint(state: SyncState): number {
   return typeof since === 'number' ? since : (state.watermark ?? 1);
 }
 
-function isCursorRejected(error: unknown): boolean {
-  return error instanceof HttpStatusError && error.status === 400;
+/**
+ * The server (400) or the engine refused the page a cursor led to (a loop, broken paging, a
+ * malformed envelope, a broken sync rule): resuming from that cursor would meet the same refusal.
+ */
+function refusesCursor(error: unknown): boolean {
+  return (
+    (error instanceof HttpStatusError && error.status === 400) ||
+    error instanceof CursorLoopError ||
+    error instanceof PaginationError ||
+    error instanceof ResponseValidationError ||
+    error instanceof SyncProtocolError
+  );
 }

@@ -17,6 +17,8 @@ const leftBatches = {
  * (delete-guard.ts). A pass with parts that kept failing marks nothing and fails the run.
  */
 export const snapshotStrategy: StreamStrategy<SnapshotStream> = {
+  // Every pass is complete and marks what is gone: nothing more to find.
+  reconciles: () => false,
   partitions: (definition, ctx) => (definition.scope === 'operator' ? operatorsOf(ctx) : ['']),
   async run(partition) {
     const { run } = partition;
@@ -49,7 +51,8 @@ export const snapshotStrategy: StreamStrategy<SnapshotStream> = {
 export function operatorsOf(ctx: { readonly settings: { readonly operators: readonly string[] } }): string[] {
   if (ctx.settings.operators.length === 0) {
     throw new SyncConfigurationError(
-      'no operators configured: set TMS_OPERATORS to sync the per-operator streams',
+      'TMS_OPERATORS',
+      'no operators configured: set TMS_OPERATORS to sync the per-operator (Driver API) streams',
     );
   }
   return [...ctx.settings.operators];

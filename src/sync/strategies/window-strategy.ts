@@ -14,6 +14,8 @@ interface WindowState {
  * `--full` and `--reconcile` re-read the whole lookback, catching arrivals later than the overlap.
  */
 export const windowStrategy: StreamStrategy<WindowStream> = {
+  // The whole lookback is re-read: messages that arrived later than the overlap.
+  reconciles: () => true,
   partitions: (_definition, ctx) => operatorsOf(ctx),
   async run(partition) {
     const { client, definition, run, settings } = partition;

@@ -87,3 +87,29 @@ export function writeWorkerConfig(dir: string, pageLimit: number): string {
   writeFileSync(path, JSON.stringify({ schedule: { cron: '0 0 1 1 *' }, sync: { pageLimit } }));
   return path;
 }
+
+/** The environment of a worker process syncing `simUrl` into a SQLite file in `dir`, on the fixture's queue. */
+export function workerEnv(options: {
+  simUrl: string;
+  dir: string;
+  queue: { settings: { redisUrl: string }; prefix: string };
+  pageLimit: number;
+}): NodeJS.ProcessEnv {
+  return {
+    TMS_BASE_URL: options.simUrl,
+    TMS_API_TOKEN: 'dev-api-token',
+    STORE_URL: `sqlite:${join(options.dir, 'store.sqlite')}`,
+    REDIS_URL: options.queue.settings.redisUrl,
+    QUEUE_PREFIX: options.queue.prefix,
+    WORKER_LOCK_MS: '2000',
+    TMS_SYNC_CONFIG: writeWorkerConfig(options.dir, options.pageLimit),
+  };
+}
+
+/** Kills (SIGKILL) every process of the list still running and waits for each to end; empties the list. */
+export async function killAll(processes: CliProcess[]): Promise<void> {
+  for (const process of processes.splice(0)) {
+    if (process.child.exitCode === null && process.child.signalCode === null) process.child.kill('SIGKILL');
+    await process.exited;
+  }
+}

@@ -71,7 +71,12 @@ export async function runCrashDrill(options: CrashDrillOptions): Promise<CrashDr
     const config = join(dir, 'config.json');
     writeFileSync(
       config,
-      JSON.stringify({ schedule: { cron: '0 0 1 1 *' }, sync: { pageLimit: options.pageLimit } }),
+      // Only the drilled streams: their child streams do not follow them (the twin syncs them alone).
+      JSON.stringify({
+        schedule: { cron: '0 0 1 1 *' },
+        streams: { include: streams },
+        sync: { pageLimit: options.pageLimit },
+      }),
     );
     const base = { TMS_API_TOKEN: 'dev-api-token', TMS_SYNC_CONFIG: config, LOG_LEVEL: 'info' };
     const drillEnv = {

@@ -12,17 +12,37 @@ export interface CliResult {
   readonly stderr: string;
 }
 
+/** Another user to run as (from root): how a file's permissions look to an operator who is not root. */
+export interface RunAs {
+  readonly uid: number;
+  readonly gid: number;
+}
+
+/** Where and as whom the CLI runs. */
+export interface RunCliOptions {
+  /** @default the repository */
+  readonly cwd?: string;
+  /** @default the test's own user */
+  readonly as?: RunAs;
+}
+
 /** Runs `node bin/tms-sync.js <args>` to its end with `env` on a clean environment; killed after `timeoutMs`. */
 export function runCli(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
   timeoutMs = 30_000,
+  { cwd = root, as }: RunCliOptions = {},
 ): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [cli, ...args],
-      { cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, timeout: timeoutMs },
+      {
+        cwd,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+        timeout: timeoutMs,
+        ...as,
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
         resolve({ code, stdout, stderr });

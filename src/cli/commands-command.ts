@@ -1,0 +1,41 @@
+import type { Command as Program } from 'commander';
+import { commandStatuses, isCommandStatus } from '../commands/command.js';
+import { runCommand, UsageError } from './cli-failure.js';
+import { formatCommands, reviewWarning } from './command-table.js';
+import { withCliStore } from './with-cli-store.js';
+
+interface ListFlags {
+  status?: string;
+  limit: string;
+  json?: boolean;
+}
+
+/** `tms-sync commands`: the outbox, newest first. */
+export function registerCommandsCommand(program: Program): void {
+  program
+    .command('commands')
+    .description('List the write-back commands of the outbox, newest first (docs/write-back.md).')
+    .option('--status <status>', `only this status: ${commandStatuses.join(', ')}`)
+    .option('--limit <n>', 'at most this many', '50')
+    .option('--json', 'print JSON')
+    .action((flags: ListFlags) =>
+      runCommand('commands', async () => {
+        if (flags.status !== undefined && !isCommandStatus(flags.status))
+          throw new UsageError(
+            `--status must be one of ${commandStatuses.join(', ')}, got "${flags.status}"`,
+          );
+        const limit = Number(flags.limit);
+        if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive integer`);
+        return withCliStore(async (store) => {
+          const [commands, counts] = await Promise.all([
+            store.commands.list({ status: flags.status, limit }),
+            store.commands.counts(),
+          ]);
+          if (flags.json) process.stdout.write(`${JSON.stringify({ commands, counts }, null, 2)}\n`);
+          else process.stdout.write(formatCommands(commands));
+          process.stderr.write(reviewWarning(counts));
+          return 0;
+        });
+      }),
+    );
+}

@@ -1,0 +1,91 @@
+import type { Store, SyncRun } from '../store/store.js';
+import type { Selection, StreamPartition } from '../sync/select-partitions.js';
+
+/** One line of `status`: what the store knows of a configured stream partition. */
+export interface StreamStatus {
+  readonly stream: string;
+  readonly partition: string;
+  readonly watermark: number | null;
+  /** A cycle was interrupted and will resume from its checkpoint. */
+  readonly cycleInProgress: boolean;
+  /** The latest run (it may still be running), with its error when it failed. */
+  readonly lastRun: Omit<SyncRun, 'stream' | 'partition'> | null;
+  /** When a run of this partition last succeeded; null when none ever did. */
+  readonly lastSuccessAt: Date | null;
+  /** Seconds since `lastSuccessAt`; null when no run ever succeeded ("never"). */
+  readonly lagSeconds: number | null;
+  /**
+   * Child streams: parents waiting for their children's refresh (`everyParent`: all of them, after a
+   * parent's full cycle); `leftParents` of them a run gave up on, `lastError` the latest reason.
+   */
+  readonly pending?: {
+    readonly queuedParents: number;
+    readonly everyParent: boolean;
+    readonly leftParents: number;
+    readonly lastError: string | null;
+  };
+}
+
+/** The configured partitions' status, and what the store holds beyond them. */
+export interface StatusReport {
+  readonly partitions: StreamStatus[];
+  /** Partitions the store has state or runs of that the configuration no longer lists (`tasks/9999`). */
+  readonly unconfigured: string[];
+  /** Streams left out because their configuration is missing here (no TMS_OPERATORS), with why. */
+  readonly skipped: Selection['skipped'];
+}
+
+/**
+ * The status of every configured partition (`configured`: what `sync` and the worker run, from
+ * the same settings), in run order, a partition never run included. Partitions the store knows
+ * that are not configured any more are only named, so `status` and the lag metrics neither show
+ * nor alert on them.
+ */
+export async function readStatus(store: Store, now: Date, configured: Selection): Promise<StatusReport> {
+  const [states, runs, successes, childWork] = await Promise.all([
+    store.listStates(),
+    store.lastRuns(),
+    store.lastSuccesses(),
+    store.pendingChildWork(),
+  ]);
+  const label = (item: StreamPartition | { stream: string; partition: string }) =>
+    item.partition ? `${item.stream}/${item.partition}` : item.stream;
+  const byLabel = <T extends { stream: string; partition: string }>(items: readonly T[]) =>
+    new Map(items.map((item) => [label(item), item]));
+  const [stateOf, runOf, successOf] = [byLabel(states), byLabel(runs), byLabel(successes)];
+  const partitions = configured.partitions.map((item): StreamStatus => {
+    const state = stateOf.get(label(item));
+    const run = runOf.get(label(item));
+    const success = successOf.get(label(item))?.finishedAt ?? null;
+    const work = item.partition === '' ? childWork.find((entry) => entry.stream === item.stream) : undefined;
+    return {
+      stream: item.stream,
+      partition: item.partition,
+      watermark: state?.watermark ?? null,
+      cycleInProgress: state?.cursor != null,
+      lastRun: run ? withoutScope(run) : null,
+      lastSuccessAt: success,
+      lagSeconds: success ? Math.round((now.getTime() - success.getTime()) / 1000) : null,
+      ...(work
+        ? {
+            pending: {
+              queuedParents: work.queuedParents,
+              everyParent: work.everyParent,
+              leftParents: work.leftParents,
+              lastError: work.lastError,
+            },
+          }
+        : {}),
+    };
+  });
+  const shown = new Set(configured.partitions.map(label));
+  const skipped = new Set(configured.skipped.map((entry) => entry.stream as string));
+  const unconfigured = [...new Set([...stateOf.keys(), ...runOf.keys()])]
+    .filter((name) => !shown.has(name) && !skipped.has(name.split('/')[0]!))
+    .sort();
+  return { partitions, unconfigured, skipped: configured.skipped };
+}
+
+function withoutScope({ stream: _stream, partition: _partition, ...run }: SyncRun) {
+  return run;
+}

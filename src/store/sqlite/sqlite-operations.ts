@@ -1,0 +1,134 @@
+// The SQLite connection's operations (see sqlite-thread.ts): one better-sqlite3 connection,
+// statements prepared once (a bounded cache). The thread runs them for every message; the
+// starting thread runs the same ones on a connection of its own until the thread is up. It imports
+// only types, so the thread's module bundles on its own.
+import type BetterSqlite3 from 'better-sqlite3';
+import type { PageWorkResult, UpsertCounts } from '../store-dialect.js';
+import type { PageMessage, Statement, StatementResult, UpsertWork } from './sqlite-thread.js';
+
+/** One operation of a message, by name. */
+export interface SqliteOperations {
+  query(statement: Statement): StatementResult;
+  upsert(work: UpsertWork): UpsertCounts;
+  page(message: PageMessage): PageWorkResult;
+  loadIdSet(input: { table: string; pairs: ReadonlyArray<readonly [string, string]> }): void;
+  close(): void;
+}
+
+export interface SqliteConnectionOptions {
+  readonly path: string;
+  readonly busyTimeoutMs: number;
+}
+
+type Statements = BetterSqlite3.Statement<unknown[], unknown>;
+
+const maxPrepared = 500;
+
+/**
+ * Opens the file in WAL mode with synchronous=NORMAL (durable at page-transaction granularity). A
+ * failure is a plain Error naming SQLite's answer: a SqliteError thrown on the thread reaches the
+ * starting thread as `{code}` only.
+ */
+export function openSqliteConnection(
+  Database: typeof BetterSqlite3,
+  options: SqliteConnectionOptions,
+): BetterSqlite3.Database {
+  try {
+    const db = new Database(options.path, { timeout: options.busyTimeoutMs });
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    return db;
+  } catch (error) {
+    const { code, message } = error as { code?: string; message?: string };
+    throw new Error(`${message ?? 'SQLite could not open the file'}${code ? ` (${code})` : ''}`);
+  }
+}
+
+export function sqliteOperations(db: BetterSqlite3.Database): SqliteOperations {
+  const cache = new Map<string, Statements>();
+
+  function prepared(sql: string): Statements {
+    let statement = cache.get(sql);
+    if (statement === undefined) {
+      statement = db.prepare(sql);
+      if (cache.size >= maxPrepared) cache.delete(cache.keys().next().value!);
+      cache.set(sql, statement);
+    }
+    return statement;
+  }
+
+  function query({ sql, params }: Statement): StatementResult {
+    const statement = prepared(sql);
+    if (statement.reader) return { rows: statement.all(params) };
+    const { changes, lastInsertRowid } = statement.run(params);
+    return { changes, lastInsertRowid };
+  }
+
+  /** Runs a page upsert row by row; `RETURNING rowid` tells inserted from updated, no row means guarded. */
+  function upsert(work: UpsertWork): UpsertCounts {
+    const write = prepared(work.upsertSql);
+    const stored = prepared(work.sequenceSql);
+    const before = (prepared(work.highestSql).get() as { highest: number | null }).highest ?? 0;
+    const counts = { inserted: 0, updated: 0, unchanged: 0, staleSkipped: 0 };
+    const { width, constants, varying, values, keyAt, sequenceAt } = work;
+    const params: unknown[] = new Array(width);
+    for (const [at, value] of constants) params[at] = value;
+    for (let offset = 0; offset < values.length; offset += varying.length) {
+      for (let i = 0; i < varying.length; i++) params[varying[i]!] = values[offset + i];
+      const written = write.get(params) as { rowid: number } | undefined;
+      if (written !== undefined) {
+        if (written.rowid > before) counts.inserted++;
+        else counts.updated++;
+        continue;
+      }
+      const sequence = params[sequenceAt] as number | null;
+      const key = keyAt.map((at) => params[at]);
+      if (
+        sequence !== null &&
+        ((stored.get(key) as { sequence: number } | undefined)?.sequence ?? -1) > sequence
+      ) {
+        counts.staleSkipped++;
+      } else {
+        counts.unchanged++;
+      }
+    }
+    return counts;
+  }
+
+  /** A page's whole transaction (`PageWork`): growth, upsert, statements, checks, transition. */
+  function page({ growth, upsert: work, statements, check, transition, rollback }: PageMessage) {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const refuse = (refused: 'schema' | 'state') => {
+        db.exec('ROLLBACK');
+        return { refused };
+      };
+      if (growth) {
+        if (prepared(growth.claim.sql).get(growth.claim.params) === undefined) return refuse('schema');
+        for (const { sql, params } of growth.statements) prepared(sql).run(params);
+      }
+      const counts = upsert(work);
+      for (const { sql, params } of statements) prepared(sql).run(params);
+      if (check && prepared(check.sql).get(check.params) === undefined) return refuse('schema');
+      const transitionRow = transition ? prepared(transition.sql).get(transition.params) : undefined;
+      if (transition !== undefined && transitionRow === undefined) return refuse('state');
+      db.exec(rollback ? 'ROLLBACK' : 'COMMIT');
+      return { refused: false as const, counts, transitionRow };
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  /** Fills the connection's temporary id set with (scope, value) pairs, replacing what it held. */
+  function loadIdSet({ table, pairs }: { table: string; pairs: ReadonlyArray<readonly [string, string]> }) {
+    db.exec(
+      `CREATE TEMP TABLE IF NOT EXISTS ${table} (value TEXT NOT NULL, scope TEXT NOT NULL, PRIMARY KEY (value, scope)) WITHOUT ROWID`,
+    );
+    db.exec(`DELETE FROM temp.${table}`);
+    const insert = prepared(`INSERT OR IGNORE INTO temp.${table} (scope, value) VALUES (?, ?)`);
+    for (const pair of pairs) insert.run(pair);
+  }
+
+  return { query, upsert, page, loadIdSet, close: () => db.close() };
+}

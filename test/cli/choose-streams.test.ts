@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
+import { openStoreVerbs } from '../../src/store/open-store.js';
+import { runCli } from '../reliability/support/run-cli.js';
+
+// Issue #15, "Choose what runs", as a user types it.
+
+const dir = mkdtempSync(join(tmpdir(), 'tms-choose-'));
+let sim: SimHandle;
+let stores = 0;
+const env = () => ({
+  TMS_BASE_URL: sim.url,
+  TMS_API_TOKEN: sim.options.apiToken,
+  STORE_URL: `sqlite:${join(dir, `store-${++stores}.sqlite`)}`,
+  LOG_LEVEL: 'silent',
+});
+
+beforeAll(async () => {
+  sim = await startSim({ invoices: 30, clients: 8, operators: 2 });
+});
+afterAll(async () => {
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('choosing what runs', () => {
+  it('`sync` without TMS_OPERATORS skips the Driver API streams with one warning and exits 0', async () => {
+    const result = await runCli(['sync'], env(), 60_000);
+    expect(result.code).toBe(0);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(
+        /^tms-sync sync: skipped 10 streams \(tasks, rides, .*\): no operators configured: set TMS_OPERATORS/,
+      ),
+    ]);
+    expect(result.stdout).toMatch(/invoice_lines\s+succeeded/);
+    expect(result.stdout).toMatch(/vehicles\s+succeeded/);
+    expect(result.stdout).not.toMatch(/^tasks/m);
+  }, 60_000);
+
+  it('`sync` honours streams.include / streams.exclude of the config file; a partition name runs that partition', async () => {
+    const config = join(dir, 'config.jsonc');
+    writeFileSync(
+      config,
+      '{\n  // only the invoices\n  "streams": { "include": ["invoices", "invoice_lines", "tasks"], "exclude": ["tasks"] },\n}\n',
+    );
+    const run = env();
+    const chosen = await runCli(['sync'], { ...run, TMS_SYNC_CONFIG: config, TMS_OPERATORS: '1001,1002' });
+    expect(chosen.code).toBe(0);
+    const streams = chosen.stdout
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(/\s+/)[0])
+      .filter((name) => name && !name.includes(':'));
+    expect(streams).toEqual(['invoices', 'invoices/deleted', 'invoice_lines']);
+    const one = await runCli(['sync', 'tasks/1002'], { ...run, TMS_OPERATORS: '1001,1002' });
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(/^tasks\/1002\s+succeeded/m);
+    expect(one.stdout).not.toContain('tasks/1001');
+  });
+
+  it('`reset tasks/1001 --data` forgets that partition and deletes its rows only', async () => {
+    const run = { ...env(), TMS_OPERATORS: '1001,1002' };
+    expect((await runCli(['sync', 'tasks'], run)).code).toBe(0);
+    const store = await openStoreVerbs(run.STORE_URL);
+    try {
+      const before = await store.countRows('tasks', { scope: '1002' });
+      expect(before).toBeGreaterThan(0);
+      const reset = await runCli(['reset', 'tasks/1001', '--data'], run);
+      expect(reset.code).toBe(0);
+      expect(reset.stdout).toMatch(/^tasks\/1001: reset \(1 partition, [\d,]+ rows deleted\)$/m);
+      expect(await store.countRows('tasks', { scope: '1001' })).toBe(0);
+      expect(await store.countRows('tasks', { scope: '1002' })).toBe(before);
+      expect((await store.readState('tasks', '1001')).strategyState).toBeNull();
+      const refused = await runCli(['reset', 'invoices/deleted', '--data'], run);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('shares the invoices table');
+    } finally {
+      await store.close();
+    }
+  });
+});

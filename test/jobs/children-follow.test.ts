@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { enqueueRun } from '../../jobs/enqueue-run.js';
+import { type SyncWorker, startSyncWorker } from '../../jobs/sync-worker.js';
+import { fakeEngine } from './support/fake-engine.js';
+import { eventually, type QueueFixture, queueFixture, silentLogger } from './support/queue-fixture.js';
+
+let fixture: QueueFixture;
+let worker: SyncWorker | undefined;
+afterEach(async () => {
+  await worker?.stop(5000);
+  await fixture?.cleanup();
+});
+
+describe("a parent's run in the worker", () => {
+  it('that queued parents enqueues one run of each child stream at once, coalesced across parent runs', async () => {
+    // One job at a time: both parent partitions run before the child runs they ask for.
+    fixture = queueFixture({ WORKER_CONCURRENCY: '1' });
+    const engine = fakeEngine((run) => (run.stream === 'invoices' ? { records: 3 } : {}));
+    // Queued before the worker starts: the order of the runs is the queue's.
+    await enqueueRun(fixture.queue, { stream: 'invoices', partition: '', trigger: 'webhook' });
+    await enqueueRun(fixture.queue, { stream: 'invoices', partition: 'deleted', trigger: 'webhook' });
+    await enqueueRun(fixture.queue, { stream: 'clients', partition: '', trigger: 'webhook' });
+    worker = await startSyncWorker({
+      settings: fixture.settings,
+      logger: silentLogger,
+      engine,
+      queue: fixture.queue,
+      redis: fixture.connection(),
+      schedule: false,
+    });
+    await eventually(() => engine.runs.length >= 5, 10_000, 'the child runs');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(engine.runs.map((run) => `${run.stream}/${run.partition}:${run.options.trigger}`)).toEqual([
+      'invoices/:webhook',
+      'invoices/deleted:webhook',
+      'clients/:webhook',
+      'invoice_lines/:parent',
+      'invoice_payments/:parent',
+    ]);
+  });
+
+  it('leaves out a child stream the configuration excludes', async () => {
+    fixture = queueFixture({ WORKER_CONCURRENCY: '1' });
+    const engine = fakeEngine((run) => (run.stream === 'invoices' ? { records: 3 } : {}));
+    worker = await startSyncWorker({
+      settings: { ...fixture.settings, streams: { include: undefined, exclude: ['invoice_payments'] } },
+      logger: silentLogger,
+      engine,
+      queue: fixture.queue,
+      redis: fixture.connection(),
+      schedule: false,
+    });
+    await enqueueRun(fixture.queue, { stream: 'invoices', partition: '', trigger: 'manual' });
+    await eventually(() => engine.runs.length >= 2, 10_000, 'the child run');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(engine.runs.map((run) => run.stream)).toEqual(['invoices', 'invoice_lines']);
+  });
+});
