@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Settings } from '../config/settings.js';
+import type { WorkerSettings } from '../config/worker-settings.js';
 import type { TmsClient } from '../src/client/index.js';
 import type { Delivery } from '../src/commands/deliver-command.js';
 import { drainOutbox, touchedStreams } from '../src/commands/drain-outbox.js';
@@ -35,7 +36,7 @@ export interface CommandDelivery {
 }
 
 /** The queue of delivery passes, next to the sync queue (`<QUEUE_NAME>-commands`). */
-export function commandQueueName(settings: Pick<Settings, 'worker'>): string {
+export function commandQueueName(settings: { readonly worker: Pick<WorkerSettings, 'queueName'> }): string {
   return `${settings.worker.queueName}-commands`;
 }
 

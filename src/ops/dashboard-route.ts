@@ -2,7 +2,9 @@ import { timingSafeEqual } from 'node:crypto';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
+import { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { commandQueueName } from '../../jobs/command-delivery.js';
 import type { SyncQueue } from '../../jobs/sync-queue.js';
 
 export const dashboardPath = '/admin/queues';
@@ -14,11 +16,20 @@ export interface DashboardRouteOptions {
   readonly token: string;
 }
 
-/** Bull Board at /admin/queues, behind the dashboard token (401 without it). */
+/**
+ * Bull Board at /admin/queues, behind the dashboard token (401 without it): the sync queue and
+ * the write-back queue of delivery passes (`<QUEUE_NAME>-commands`, docs/write-back.md).
+ */
 export async function dashboardRoute(app: FastifyInstance, options: DashboardRouteOptions): Promise<void> {
   const serverAdapter = new FastifyAdapter();
   serverAdapter.setBasePath(dashboardPath);
-  createBullBoard({ queues: [new BullMQAdapter(options.queue)], serverAdapter });
+  const { connection, prefix } = options.queue.opts;
+  const commands = new Queue(commandQueueName({ worker: { queueName: options.queue.name } }), {
+    connection,
+    prefix,
+  });
+  app.addHook('onClose', () => commands.close());
+  createBullBoard({ queues: [new BullMQAdapter(options.queue), new BullMQAdapter(commands)], serverAdapter });
   app.addHook('onRequest', async (request, reply) => {
     const given = presentedToken(request);
     if (given === undefined || !sameSecret(given, options.token))
