@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { enqueueRun } from '../../jobs/enqueue-run.js';
-import { type SyncWorker, startSyncWorker } from '../../jobs/sync-worker.js';
+import type { SyncWorker } from '../../jobs/sync-worker.js';
 import { fakeEngine } from './support/fake-engine.js';
-import { eventually, type QueueFixture, queueFixture, silentLogger } from './support/queue-fixture.js';
+import { eventually, type QueueFixture, queueFixture, startFixtureWorker } from './support/queue-fixture.js';
 
 let fixture: QueueFixture;
 let worker: SyncWorker | undefined;
@@ -20,14 +20,7 @@ describe("a parent's run in the worker", () => {
     await enqueueRun(fixture.queue, { stream: 'invoices', partition: '', trigger: 'webhook' });
     await enqueueRun(fixture.queue, { stream: 'invoices', partition: 'deleted', trigger: 'webhook' });
     await enqueueRun(fixture.queue, { stream: 'clients', partition: '', trigger: 'webhook' });
-    worker = await startSyncWorker({
-      settings: fixture.settings,
-      logger: silentLogger,
-      engine,
-      queue: fixture.queue,
-      redis: fixture.connection(),
-      schedule: false,
-    });
+    worker = await startFixtureWorker(fixture, engine);
     await eventually(() => engine.runs.length >= 5, 10_000, 'the child runs');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(engine.runs.map((run) => `${run.stream}/${run.partition}:${run.options.trigger}`)).toEqual([
@@ -42,13 +35,8 @@ describe("a parent's run in the worker", () => {
   it('leaves out a child stream the configuration excludes', async () => {
     fixture = queueFixture({ WORKER_CONCURRENCY: '1' });
     const engine = fakeEngine((run) => (run.stream === 'invoices' ? { records: 3 } : {}));
-    worker = await startSyncWorker({
+    worker = await startFixtureWorker(fixture, engine, {
       settings: { ...fixture.settings, streams: { include: undefined, exclude: ['invoice_payments'] } },
-      logger: silentLogger,
-      engine,
-      queue: fixture.queue,
-      redis: fixture.connection(),
-      schedule: false,
     });
     await enqueueRun(fixture.queue, { stream: 'invoices', partition: '', trigger: 'manual' });
     await eventually(() => engine.runs.length >= 2, 10_000, 'the child run');

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SettingsError } from '../../config/settings-error.js';
 import { enqueueRun } from '../../jobs/enqueue-run.js';
 import { classifyFailure } from '../../jobs/job-outcome.js';
-import { type SyncWorker, startSyncWorker } from '../../jobs/sync-worker.js';
+import type { SyncWorker } from '../../jobs/sync-worker.js';
 import { AuthError, HttpStatusError, NetworkError, PausedError } from '../../src/client/errors.js';
 import { createLocalBudget, type RequestBudget } from '../../src/client/request-budget.js';
 import {
@@ -14,7 +14,7 @@ import {
 import { RecordKeyError, SyncProtocolError } from '../../src/sync/sync-errors.js';
 import { describeError } from '../../src/tms-sync-error.js';
 import { type FakeBehaviour, fakeEngine } from './support/fake-engine.js';
-import { eventually, type QueueFixture, queueFixture, silentLogger } from './support/queue-fixture.js';
+import { eventually, type QueueFixture, queueFixture, startFixtureWorker } from './support/queue-fixture.js';
 
 const rateLimited = () =>
   new HttpStatusError('too many requests', {
@@ -82,15 +82,7 @@ describe('job outcomes in BullMQ', () => {
     fixture = queueFixture({ JOB_ATTEMPTS: '3', ...env });
     const engine = fakeEngine(behave);
     budget = createLocalBudget(0);
-    worker = await startSyncWorker({
-      budget,
-      settings: fixture.settings,
-      logger: silentLogger,
-      engine,
-      queue: fixture.queue,
-      redis: fixture.connection(),
-      schedule: false,
-    });
+    worker = await startFixtureWorker(fixture, engine, { budget });
     const enqueued = await enqueueRun(fixture.queue, {
       stream: 'invoices',
       partition: '',

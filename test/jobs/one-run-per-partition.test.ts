@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { enqueueRun } from '../../jobs/enqueue-run.js';
 import { acquirePartitionLock } from '../../jobs/partition-lock.js';
-import { type SyncWorker, startSyncWorker } from '../../jobs/sync-worker.js';
+import type { SyncWorker } from '../../jobs/sync-worker.js';
 import { fakeEngine, gate } from './support/fake-engine.js';
-import { eventually, type QueueFixture, queueFixture, silentLogger } from './support/queue-fixture.js';
+import { eventually, type QueueFixture, queueFixture, startFixtureWorker } from './support/queue-fixture.js';
 
 let fixture: QueueFixture;
 const workers: SyncWorker[] = [];
@@ -13,14 +13,7 @@ afterEach(async () => {
 });
 
 async function startWorker(engine: ReturnType<typeof fakeEngine>) {
-  const worker = await startSyncWorker({
-    settings: fixture.settings,
-    logger: silentLogger,
-    engine,
-    queue: fixture.queue,
-    redis: fixture.connection(),
-    schedule: false,
-  });
+  const worker = await startFixtureWorker(fixture, engine);
   workers.push(worker);
   return worker;
 }

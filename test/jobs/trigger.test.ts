@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SettingsError } from '../../config/settings-error.js';
-import { type SyncWorker, startSyncWorker } from '../../jobs/sync-worker.js';
+import type { SyncWorker } from '../../jobs/sync-worker.js';
 import { trigger } from '../../src/cli/trigger-command.js';
 import { UnknownStreamError } from '../../src/sync/sync-errors.js';
 import { fakeEngine, gate } from './support/fake-engine.js';
@@ -8,7 +8,7 @@ import {
   eventually,
   type QueueFixture,
   queueFixture,
-  silentLogger,
+  startFixtureWorker,
   testSettings,
 } from './support/queue-fixture.js';
 
@@ -32,14 +32,7 @@ afterEach(async () => {
 });
 
 async function startWorker(engine: ReturnType<typeof fakeEngine>) {
-  worker = await startSyncWorker({
-    settings: fixture.settings,
-    logger: silentLogger,
-    engine,
-    queue: fixture.queue,
-    redis: fixture.connection(),
-    schedule: false,
-  });
+  worker = await startFixtureWorker(fixture, engine);
 }
 
 const wait = { wait: true, timeout: '20' };

@@ -3,11 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { enqueueRun } from '../../jobs/enqueue-run.js';
-import { type SyncWorker, startSyncWorker } from '../../jobs/sync-worker.js';
+import type { SyncWorker } from '../../jobs/sync-worker.js';
 import { createSimAdminClient } from '../../src/sim/sim-admin-client.js';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
 import { createSyncEngine, type SyncEngine } from '../../src/sync/sync-engine.js';
-import { eventually, type QueueFixture, queueFixture, silentLogger } from './support/queue-fixture.js';
+import {
+  eventually,
+  type QueueFixture,
+  queueFixture,
+  silentLogger,
+  startFixtureWorker,
+} from './support/queue-fixture.js';
 
 let sim: SimHandle | undefined;
 let fixture: QueueFixture | undefined;
@@ -34,14 +40,7 @@ describe('the worker with a refused API token', () => {
       WORKER_CONCURRENCY: '4',
     });
     engine = await createSyncEngine({ settings: fixture.settings, logger: silentLogger });
-    worker = await startSyncWorker({
-      settings: fixture.settings,
-      logger: silentLogger,
-      engine,
-      queue: fixture.queue,
-      redis: fixture.connection(),
-      schedule: false,
-    });
+    worker = await startFixtureWorker(fixture, engine);
     const targets = [
       { stream: 'invoices', partition: '' },
       { stream: 'invoices', partition: 'deleted' },

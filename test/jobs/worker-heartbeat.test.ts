@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSyncWorker } from '../../jobs/sync-worker.js';
 import { heartbeatKey, readHeartbeats } from '../../jobs/worker-heartbeat.js';
 import { formatQueueStatus, readQueueStatus } from '../../src/cli/queue-status.js';
 import { fakeEngine } from './support/fake-engine.js';
-import { eventually, type QueueFixture, queueFixture, silentLogger } from './support/queue-fixture.js';
+import { eventually, type QueueFixture, queueFixture, startFixtureWorker } from './support/queue-fixture.js';
 
 let fixture: QueueFixture;
 afterEach(() => fixture?.cleanup());
@@ -11,15 +10,7 @@ afterEach(() => fixture?.cleanup());
 describe('worker heartbeats', () => {
   it('a running worker is alive; one that stopped is not, and says when it stopped', async () => {
     fixture = queueFixture();
-    const worker = await startSyncWorker({
-      settings: fixture.settings,
-      logger: silentLogger,
-      engine: fakeEngine(),
-      queue: fixture.queue,
-      redis: fixture.connection(),
-      schedule: false,
-      heartbeatMs: 100,
-    });
+    const worker = await startFixtureWorker(fixture, fakeEngine(), { heartbeatMs: 100 });
     const [running] = await readHeartbeats(fixture.redis, fixture.settings.worker);
     expect(running).toMatchObject({ alive: true, pid: process.pid, stoppedAt: null });
     const first = running!.lastBeatAt.getTime();

@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { loadSettings } from '../../../config/load-settings.js';
 import type { Settings } from '../../../config/settings.js';
 import { openSyncQueue, type SyncQueue } from '../../../jobs/sync-queue.js';
+import { type SyncWorker, type SyncWorkerOptions, startSyncWorker } from '../../../jobs/sync-worker.js';
 
 export const testRedisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const silentLogger = pino({ level: 'silent' });
@@ -54,6 +55,23 @@ export function queueFixture(env: NodeJS.ProcessEnv = {}): QueueFixture {
       await Promise.all(connections.map((item) => item.quit().catch(() => undefined)));
     },
   };
+}
+
+/** A worker on the fixture's queue and settings, without schedulers unless `options` asks for them. */
+export function startFixtureWorker(
+  fixture: QueueFixture,
+  engine: SyncWorkerOptions['engine'],
+  options: Partial<SyncWorkerOptions> = {},
+): Promise<SyncWorker> {
+  return startSyncWorker({
+    settings: fixture.settings,
+    logger: silentLogger,
+    engine,
+    queue: fixture.queue,
+    redis: fixture.connection(),
+    schedule: false,
+    ...options,
+  });
 }
 
 /** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
