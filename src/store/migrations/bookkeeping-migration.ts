@@ -100,3 +100,19 @@ export function childQueueMigration(types: SqlTypes): Migration {
     },
   };
 }
+
+/**
+ * `0009-run-successes`: `/metrics` and `status` read each partition's last success on every scrape
+ * (`lastSuccesses`); this index answers it without reading every run the table has kept.
+ */
+export function runSuccessesMigration(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createIndex('sync_runs_success')
+        .on('sync_runs')
+        .columns(['stream', 'partition', 'result', 'finished_at'])
+        .execute();
+    },
+  };
+}

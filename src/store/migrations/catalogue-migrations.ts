@@ -6,6 +6,7 @@ import {
   childFailuresMigration,
   childQueueMigration,
   childRefreshMigration,
+  runSuccessesMigration,
 } from './bookkeeping-migration.js';
 import { commandsMigration } from './commands-migration.js';
 import { liveViewsMigration } from './live-views-migration.js';
@@ -15,7 +16,7 @@ import { createStreamTableMigration, specColumnMigration } from './stream-table-
 /**
  * Every migration the store knows, by name. The names are the rule that turns a catalogue change
  * into a migration (docs/store.md):
- * - `0001-bookkeeping` ... `0007-live-views`: static, numbered (each branch of work takes its own number);
+ * - `0001-bookkeeping` ... `0009-run-successes`: static, numbered (each branch of work takes its own number);
  * - `stream-<stream>`: the table of a stream with its fixed columns (adding a stream adds it);
  * - `stream-<stream>-spec-<column>`: one of the catalogue's typed columns (adding one adds it; it is
  *   backfilled). Inferred columns are no migrations: writes add them (prepare-rows.ts).
@@ -36,6 +37,7 @@ export function catalogueMigrations(
     '0005-child-failures': childFailuresMigration(),
     '0007-live-views': liveViewsMigration(types, tables),
     '0008-commands': commandsMigration(types),
+    '0009-run-successes': runSuccessesMigration(),
   };
   for (const table of tables) {
     migrations[`stream-${table.name}`] = createStreamTableMigration(table, types);
