@@ -2,6 +2,7 @@ import type { ColumnDefinitionBuilder, CompiledQuery, CreateTableBuilder, Kysely
 import type { ColumnType } from '../../config/stream-definition.js';
 import type { ColumnValue } from './columns/column-values.js';
 import type { StoreDatabase } from './database.js';
+import type { HistorySql } from './history/history-dialect.js';
 import type { MappedRow } from './row-mapping.js';
 import type { StreamTable } from './stream-tables.js';
 
@@ -60,6 +61,8 @@ export interface PageWork {
   readonly growth?:
     | { readonly claim: CompiledQuery; readonly statements: readonly CompiledQuery[] }
     | undefined;
+  /** Before the upsert: the run context of a table with history (history/history-dialect.ts). */
+  readonly before: readonly CompiledQuery[];
   readonly upsert: PreparedUpsert;
   readonly statements: readonly CompiledQuery[];
   /** Must answer a row: the table is still at the columns the rows were mapped with (else `schema`). */
@@ -131,4 +134,6 @@ export interface StoreDialect {
   commitPageWork(work: PageWork): Promise<PageWorkResult>;
   /** Fills `idSetTable` with the entries (any number: a million is fine), replacing its content. */
   loadIdSet(trx: Transaction<StoreDatabase>, entries: Iterable<IdSetEntry>): Promise<void>;
+  /** History mode's triggers, view and run context (docs/history.md). */
+  readonly history: HistorySql;
 }
