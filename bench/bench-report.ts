@@ -8,6 +8,7 @@ import {
   formatWholeProcess,
   type WholeProcessSummary,
 } from './group-summaries.js';
+import { formatHistory, type HistorySummary } from './history-rows.js';
 import type { HotFrame } from './profile-top.js';
 import { formatTable, type RowSummary } from './results-table.js';
 import type { Startup } from './startup-cost.js';
@@ -36,6 +37,8 @@ export interface BenchReport {
     readonly clients: number;
     readonly rows: readonly FaultSummary[];
   };
+  /** History mode's cost: the same rows with history on and off. */
+  readonly history?: readonly HistorySummary[];
   readonly startup: Startup;
   readonly targets: readonly TargetCheck[];
   readonly profile?: readonly HotFrame[];
@@ -51,13 +54,15 @@ export interface ReportInput {
   wholeProcess: readonly WholeProcessSummary[] | undefined;
   children: BenchReport['children'];
   faults: BenchReport['faults'];
+  history: readonly HistorySummary[] | undefined;
   limit: number;
   startup: Startup;
   profile: readonly HotFrame[] | undefined;
 }
 
 export function buildReport(input: ReportInput): BenchReport {
-  const { startedAt, loadavgBefore, profile, limit, rows, wholeProcess, children, faults, ...rest } = input;
+  const { startedAt, loadavgBefore, profile, limit, rows, wholeProcess, children, faults, history, ...rest } =
+    input;
   return {
     generatedAt: new Date().toISOString(),
     ...rest,
@@ -67,6 +72,7 @@ export function buildReport(input: ReportInput): BenchReport {
     ...(wholeProcess ? { wholeProcess } : {}),
     ...(children ? { children } : {}),
     ...(faults ? { faults } : {}),
+    ...(history ? { history } : {}),
     targets: [
       ...checkTargets(rows ?? []),
       ...checkGroupTargets({ wholeProcess, children: children?.rows, faults: faults?.rows, limit }),
@@ -109,6 +115,12 @@ export function formatReport(report: BenchReport): string {
       '',
       `the REST streams of ${report.faults.invoices} invoices and ${report.faults.clients} clients, whole processes:`,
       formatFaults(report.faults.rows),
+    );
+  if (report.history)
+    lines.push(
+      '',
+      'history mode (streams.history: ["invoices"]) against the same rows without it:',
+      formatHistory(report.history),
     );
   lines.push(
     '',
