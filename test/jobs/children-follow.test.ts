@@ -43,7 +43,10 @@ describe("a parent's run in the worker", () => {
     fixture = queueFixture({ WORKER_CONCURRENCY: '1' });
     const engine = fakeEngine((run) => (run.stream === 'invoices' ? { records: 3 } : {}));
     worker = await startSyncWorker({
-      settings: { ...fixture.settings, streams: { include: undefined, exclude: ['invoice_payments'], history: [] } },
+      settings: {
+        ...fixture.settings,
+        streams: { include: undefined, exclude: ['invoice_payments'], history: [] },
+      },
       logger: silentLogger,
       engine,
       queue: fixture.queue,
