@@ -65,6 +65,7 @@ async function attemptReplace(
     syncedAt: input.now.toISOString(),
     deletedAt: null,
     deletedReason: null,
+    runId: input.runId,
   });
   let outcome: ReplaceScopesResult | 'schema';
   try {

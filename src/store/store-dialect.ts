@@ -23,6 +23,8 @@ export interface PageUpsertInput {
   /** Null for live records; set (with `deletedReason: 'upstream'`) for a `status=deleted` listing. */
   readonly deletedAt: string | null;
   readonly deletedReason: DeleteReason | null;
+  /** The run writing: a table in history mode records it on the rows it inserts. @default null */
+  readonly runId?: number | null;
 }
 
 /** What a page upsert did, row by row; the four counts add up to the rows given. */

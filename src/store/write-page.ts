@@ -74,6 +74,7 @@ async function attemptPage(
       syncedAt: now,
       deletedAt: deleted ? now : null,
       deletedReason: deleted ? 'upstream' : null,
+      runId: input.runId,
     }),
     statements: [
       ...prepared.statements,

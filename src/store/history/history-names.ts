@@ -17,7 +17,7 @@ export function asOfIndexName(stream: string): string {
 }
 
 /** Trigger (and PostgreSQL function) names: `<stream>__hist_<what>`. */
-export function historyTriggerName(stream: string, what: 'upd' | 'ins' | 'pin' | 'fn'): string {
+export function historyTriggerName(stream: string, what: 'upd' | 'pin' | 'fn'): string {
   return `${stream}__hist_${what}`;
 }
 

@@ -31,7 +31,8 @@ const currentRun = `(SELECT "run" FROM ${context})`;
 /**
  * SQLite's history triggers. SQLite cannot change NEW in a trigger, so the open version's
  * bookkeeping is written by an UPDATE of the row inside the AFTER trigger (by rowid, the row just
- * written): paid on changes only, and on inserts only for the run (the other columns default).
+ * written): paid on changes only. Inserts pay nothing: the upsert writes the run
+ * (sqlite-upsert.ts), the other columns default.
  */
 export const sqliteHistory: HistorySql = {
   bookkeeping: () => [
@@ -52,7 +53,7 @@ export const sqliteHistory: HistorySql = {
     ),
   define(table, since) {
     const name = quote(table.name);
-    const trigger = (what: 'upd' | 'ins' | 'pin') => quote(historyTriggerName(table.name, what));
+    const trigger = (what: 'upd' | 'pin') => quote(historyTriggerName(table.name, what));
     const began = `coalesce(OLD."history_from", OLD."deleted_at", OLD."synced_at")`;
     const at = `max(${changeTime()}, max(${began}, ${sinceLiteral(since)}))`;
     return [
@@ -71,10 +72,6 @@ WHEN NEW."history_from" IS NULL AND OLD."deleted_at" IS NULL AND NEW."deleted_at
 BEGIN
   UPDATE ${name} SET "history_from" = OLD."synced_at" WHERE rowid = NEW.rowid;
 END`),
-      raw(`CREATE TRIGGER ${trigger('ins')} AFTER INSERT ON ${name} WHEN ${currentRun} IS NOT NULL
-BEGIN
-  UPDATE ${name} SET "history_run" = ${currentRun} WHERE rowid = NEW.rowid;
-END`),
       ...view(table, since),
     ];
   },
@@ -88,7 +85,7 @@ END`),
 };
 
 function dropTriggers(table: StreamTable): CompiledQuery[] {
-  return (['upd', 'pin', 'ins'] as const).map((what) =>
+  return (['upd', 'pin'] as const).map((what) =>
     raw(`DROP TRIGGER IF EXISTS ${quote(historyTriggerName(table.name, what))}`),
   );
 }
