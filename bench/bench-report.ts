@@ -75,7 +75,7 @@ export function buildReport(input: ReportInput): BenchReport {
     ...(history ? { history } : {}),
     targets: [
       ...checkTargets(rows ?? []),
-      ...checkGroupTargets({ wholeProcess, children: children?.rows, faults: faults?.rows, limit }),
+      ...checkGroupTargets({ wholeProcess, children: children?.rows, faults: faults?.rows, history, limit }),
     ],
     ...(profile ? { profile } : {}),
   };
@@ -88,7 +88,12 @@ export function buildReport(input: ReportInput): BenchReport {
 export function saveReport(path: string, report: BenchReport): void {
   const all = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, object>) : {};
   const key = String(report.records);
-  writeFileSync(path, `${JSON.stringify({ ...all, [key]: { ...all[key], ...report } }, null, 2)}\n`);
+  const earlier = (all[key] ?? {}) as Partial<BenchReport>;
+  // Targets of the groups this run left out stay, as their figures do.
+  const measured = new Set(report.targets.map((check) => check.target));
+  const kept = (earlier.targets ?? []).filter((check) => !measured.has(check.target));
+  const entry = { ...earlier, ...report, targets: [...report.targets, ...kept] };
+  writeFileSync(path, `${JSON.stringify({ ...all, [key]: entry }, null, 2)}\n`);
 }
 
 export function formatReport(report: BenchReport): string {
