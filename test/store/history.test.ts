@@ -1,4 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
+import type { StreamDefinition } from '../../config/stream-definition.js';
 import { openStoreVerbs } from '../../src/store/open-store.js';
 import type { StoredVersion, StoreVerbs } from '../../src/store/store.js';
 import { describeOnEachDialect } from '../support/on-each-dialect.js';
@@ -181,6 +182,44 @@ describeOnEachDialect('history mode', (fixture) => {
       runId: 3,
     });
     expect(await off.history('invoices', { id: 'a' })).toHaveLength(2);
+  });
+
+  it("a catalogue's new column reaches the versions too: the open version holds it, filled from data, the closed ones null", async () => {
+    const url = await fixture.freshUrl();
+    const notes = {
+      strategy: 'sequence',
+      description: 'notes',
+      path: '/n',
+      softDeletes: false,
+      key: { field: 'id' },
+      columns: { title: { type: 'text', path: 'title' } },
+    } satisfies StreamDefinition;
+    const first = await openStoreVerbs(url, { catalogue: { notes }, history: ['notes'] });
+    opened.push(first);
+    const note = (title: string, priority: number) => ({ id: 'n1', title, meta: { priority } });
+    await first.writePage({ stream: 'notes', records: keyed([note('a', 1)]), now, runId: 1 });
+    await first.writePage({ stream: 'notes', records: keyed([note('b', 2)]), now: later, runId: 2 });
+    const grown = {
+      notes: {
+        ...notes,
+        columns: { ...notes.columns, priority: { type: 'integer', path: 'meta.priority' } },
+      },
+    } satisfies Record<string, StreamDefinition>;
+    const after = await openStoreVerbs(url, { catalogue: grown, history: ['notes'] });
+    opened.push(after);
+    const versions = await after.history('notes', { id: 'n1' });
+    expect(versions.map((v) => [v.columns.title, v.columns.priority])).toEqual([
+      ['a', null],
+      ['b', 2],
+    ]);
+    await after.writePage({ stream: 'notes', records: keyed([note('c', 3)]), now: at(48), runId: 3 });
+    const again = await after.history('notes', { id: 'n1' });
+    expect(again.map((v) => [v.columns.title, v.columns.priority])).toEqual([
+      ['a', null],
+      ['b', 2],
+      ['c', 3],
+    ]);
+    expectContiguous(again);
   });
 
   it('a stream whose history was never on is refused by name', async () => {
