@@ -222,6 +222,34 @@ describeOnEachDialect('history mode', (fixture) => {
     expectContiguous(again);
   });
 
+  it('the "as of" query of the README answers each invoice as it was at the moment asked', async () => {
+    const url = await fixture.freshUrl();
+    const store = await open(url, ['invoices']);
+    const write = (records: object[], hours: number) =>
+      store.writePage({ stream: 'invoices', records: keyed(records), now: at(hours), runId: 1 });
+    await write([invoice('a', 1, { status: 'draft' }), invoice('b', 1)], 0);
+    await write([invoice('a', 2, { status: 'finalized' })], 10);
+    await store.markDeleted({ stream: 'invoices', ids: ['b'], reason: 'reconcile_missing', now: at(20) });
+    const literal = (moment: Date) =>
+      fixture.dialect === 'sqlite' ? `'${moment.toISOString()}'` : `timestamptz '${moment.toISOString()}'`;
+    const asOf = async (moment: Date) => {
+      const t = literal(moment);
+      const rows = await fixture.query<{ id: string; status: string }>(
+        url,
+        `SELECT id, status FROM invoices__history WHERE valid_from <= ${t} AND (valid_to IS NULL OR valid_to > ${t}) AND deleted_at IS NULL ORDER BY id`,
+      );
+      return rows.map((row) => `${row.id}:${row.status}`);
+    };
+    expect(await asOf(at(5))).toEqual(['a:draft', 'b:finalized']);
+    expect(await asOf(at(10))).toEqual(['a:finalized', 'b:finalized']);
+    expect(await asOf(at(25))).toEqual(['a:finalized']);
+    const index =
+      fixture.dialect === 'sqlite'
+        ? "SELECT sql FROM sqlite_master WHERE name = 'invoices__asof'"
+        : "SELECT indexdef AS sql FROM pg_indexes WHERE indexname = 'invoices__asof'";
+    expect((await fixture.query<{ sql: string }>(url, index))[0]!.sql).toMatch(/\("?id"?, "?valid_from"?\)/);
+  });
+
   it('a stream whose history was never on is refused by name', async () => {
     const store = await open(await fixture.freshUrl(), undefined);
     await expect(store.history('invoices', { id: 'a' })).rejects.toThrow(/history mode was never on/);
