@@ -21,11 +21,13 @@ describe.each(cases)('convergence on $name against $label', ({ fixture: makeFixt
       await fc.assert(
         fc.asyncProperty(scenarios, async (steps) => {
           // A store of its own: history's views and triggers name the columns the shared one drops between tests.
-          const store = await openStoreVerbs(await fixture.freshUrl(), { history: syncedStreams });
+          const url = await fixture.freshUrl();
+          const store = await openStoreVerbs(url, { history: syncedStreams });
           try {
             expect(await playScenario(store, steps, variant, { history: true })).toEqual([]);
           } finally {
             await store.close();
+            await fixture.dropFresh(url);
           }
         }),
         { numRuns },
