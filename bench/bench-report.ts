@@ -8,6 +8,7 @@ import {
   formatWholeProcess,
   type WholeProcessSummary,
 } from './group-summaries.js';
+import { formatHistory, type HistorySummary } from './history-rows.js';
 import type { HotFrame } from './profile-top.js';
 import { formatTable, type RowSummary } from './results-table.js';
 import type { Startup } from './startup-cost.js';
@@ -36,6 +37,8 @@ export interface BenchReport {
     readonly clients: number;
     readonly rows: readonly FaultSummary[];
   };
+  /** History mode's cost: the same rows with history on and off. */
+  readonly history?: readonly HistorySummary[];
   readonly startup: Startup;
   readonly targets: readonly TargetCheck[];
   readonly profile?: readonly HotFrame[];
@@ -51,13 +54,15 @@ export interface ReportInput {
   wholeProcess: readonly WholeProcessSummary[] | undefined;
   children: BenchReport['children'];
   faults: BenchReport['faults'];
+  history: readonly HistorySummary[] | undefined;
   limit: number;
   startup: Startup;
   profile: readonly HotFrame[] | undefined;
 }
 
 export function buildReport(input: ReportInput): BenchReport {
-  const { startedAt, loadavgBefore, profile, limit, rows, wholeProcess, children, faults, ...rest } = input;
+  const { startedAt, loadavgBefore, profile, limit, rows, wholeProcess, children, faults, history, ...rest } =
+    input;
   return {
     generatedAt: new Date().toISOString(),
     ...rest,
@@ -67,9 +72,10 @@ export function buildReport(input: ReportInput): BenchReport {
     ...(wholeProcess ? { wholeProcess } : {}),
     ...(children ? { children } : {}),
     ...(faults ? { faults } : {}),
+    ...(history ? { history } : {}),
     targets: [
       ...checkTargets(rows ?? []),
-      ...checkGroupTargets({ wholeProcess, children: children?.rows, faults: faults?.rows, limit }),
+      ...checkGroupTargets({ wholeProcess, children: children?.rows, faults: faults?.rows, history, limit }),
     ],
     ...(profile ? { profile } : {}),
   };
@@ -82,7 +88,12 @@ export function buildReport(input: ReportInput): BenchReport {
 export function saveReport(path: string, report: BenchReport): void {
   const all = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, object>) : {};
   const key = String(report.records);
-  writeFileSync(path, `${JSON.stringify({ ...all, [key]: { ...all[key], ...report } }, null, 2)}\n`);
+  const earlier = (all[key] ?? {}) as Partial<BenchReport>;
+  // Targets of the groups this run left out stay, as their figures do.
+  const measured = new Set(report.targets.map((check) => check.target));
+  const kept = (earlier.targets ?? []).filter((check) => !measured.has(check.target));
+  const entry = { ...earlier, ...report, targets: [...report.targets, ...kept] };
+  writeFileSync(path, `${JSON.stringify({ ...all, [key]: entry }, null, 2)}\n`);
 }
 
 export function formatReport(report: BenchReport): string {
@@ -109,6 +120,12 @@ export function formatReport(report: BenchReport): string {
       '',
       `the REST streams of ${report.faults.invoices} invoices and ${report.faults.clients} clients, whole processes:`,
       formatFaults(report.faults.rows),
+    );
+  if (report.history)
+    lines.push(
+      '',
+      'history mode (streams.history: ["invoices"]) against the same rows without it:',
+      formatHistory(report.history),
     );
   lines.push(
     '',

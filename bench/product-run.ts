@@ -20,6 +20,8 @@ export interface ProductRunOptions {
   readonly storeUrl: string;
   /** `sync_runs` rows up to this id belong to earlier runs. @default 0 (a fresh store) */
   readonly afterRunId?: number;
+  /** A config file (TMS_SYNC_CONFIG), e.g. history mode on. @default none */
+  readonly configPath?: string;
   /** Node flags before the CLI, e.g. `--cpu-prof`. @default [] */
   readonly nodeFlags?: readonly string[];
 }
@@ -34,6 +36,7 @@ export async function runProduct(options: ProductRunOptions): Promise<ProductRun
     LOG_LEVEL: 'warn',
   };
   delete env.TMS_SYNC_CONFIG;
+  if (options.configPath) env.TMS_SYNC_CONFIG = options.configPath;
   const measured = await runMeasured(
     [...(options.nodeFlags ?? []), 'bin/tms-sync.js', 'sync', 'invoices'],
     env,

@@ -12,6 +12,7 @@ import { buildReport, formatReport, saveReport } from './bench-report.js';
 import { measureChildren } from './children-rows.js';
 import { measureFaults } from './fault-rows.js';
 import { summarizeChildren, summarizeFaults, summarizeWholeProcess } from './group-summaries.js';
+import { type HistorySummary, measureHistory, summarizeHistory } from './history-rows.js';
 import { measureIncremental } from './incremental.js';
 import { connectPgDatabases, defaultPgUrl, type PgDatabases } from './postgres.js';
 import { keptProfile, profileProduct } from './profile-product.js';
@@ -23,7 +24,7 @@ import { measureStartup } from './startup-cost.js';
 import { measureWholeProcess } from './whole-process.js';
 import { measureWorkerCycles } from './worker-cycles.js';
 
-const groupNames = ['backfill', 'incremental', 'whole-process', 'children', 'faults'] as const;
+const groupNames = ['backfill', 'incremental', 'whole-process', 'children', 'faults', 'history'] as const;
 type Group = (typeof groupNames)[number];
 
 /** The limit of the children rows (b), (c): issue 13's 300 requests per second. */
@@ -145,6 +146,28 @@ async function incrementalRows(
   return rows;
 }
 
+/** The history group: backfill and 1% cycle with history mode on and off, on its own simulator. */
+async function historyGroup(flags: BenchFlags, workDir: string): Promise<HistorySummary[]> {
+  log(`history mode: ${flags.records} invoices`);
+  const sim = await startSimProcess({ invoices: flags.records });
+  const pg = flags.skipPostgres ? undefined : await connectPgDatabases(flags.pgUrl);
+  try {
+    await backfillRows[0]!.measure({ sim, workDir, pg }, -1);
+    const samples = await measureHistory({
+      sim,
+      workDir,
+      pg,
+      records: flags.records,
+      repetitions: flags.repetitions,
+      log,
+    });
+    return summarizeHistory(samples);
+  } finally {
+    await sim.stop();
+    await pg?.close();
+  }
+}
+
 async function main(flags: BenchFlags): Promise<void> {
   const startedAt = performance.now();
   const loadavgBefore = loadavg();
@@ -196,6 +219,7 @@ async function main(flags: BenchFlags): Promise<void> {
           ),
         }
       : undefined;
+    const history = only('history') ? await historyGroup(flags, workDir) : undefined;
     const startup = await measureStartup(flags.repetitions);
     const profile = cycles?.profile;
     const report = buildReport({
@@ -208,6 +232,7 @@ async function main(flags: BenchFlags): Promise<void> {
       wholeProcess,
       children,
       faults,
+      history,
       limit: childLimit,
       startup,
       profile,

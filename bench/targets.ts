@@ -1,4 +1,5 @@
 import type { ChildSummary, FaultSummary, WholeProcessSummary } from './group-summaries.js';
+import type { HistorySummary } from './history-rows.js';
 import type { RowSummary } from './results-table.js';
 import { median } from './sample.js';
 
@@ -110,9 +111,18 @@ export function checkGroupTargets(groups: {
   wholeProcess?: readonly WholeProcessSummary[] | undefined;
   children?: readonly ChildSummary[] | undefined;
   faults?: readonly FaultSummary[] | undefined;
+  history?: readonly HistorySummary[] | undefined;
   limit: number;
 }): TargetCheck[] {
   const checks: TargetCheck[] = [];
+  for (const row of groups.history ?? []) {
+    if (row.phase !== 'backfill') continue;
+    checks.push({
+      target: `history mode: backfill (${row.database === 'sqlite' ? 'SQLite' : 'PostgreSQL'}) <= 1.3x the time without`,
+      measured: `${row.ratio.toFixed(2)}x`,
+      met: row.ratio <= 1.3,
+    });
+  }
   const product = groups.wholeProcess?.find((row) => row.id === 'product-whole');
   if (product?.vsLoop != null)
     checks.push({

@@ -5,6 +5,7 @@ import { checkSchedule } from './schedule-settings.js';
 import { defaultSettings, type Settings } from './settings.js';
 import { SettingsError } from './settings-error.js';
 import { registerSettingsSecrets } from './settings-secrets.js';
+import { streamSelection } from './stream-selection.js';
 import { streams } from './streams.js';
 import { checkTmsSettings, tmsFromEnvironment } from './tms-settings.js';
 import { checkWorkerSettings, workerFromEnvironment } from './worker-settings.js';
@@ -22,7 +23,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     ...file,
     sync: { ...defaultSettings.sync, ...file.sync },
     tms: { ...defaultSettings.tms, ...file.tms, ...tmsFromEnvironment(env) },
-    streams: { ...defaultSettings.streams, ...file.streams },
+    streams: streamSelection(file.streams),
     schedule: file.schedule ?? defaultSettings.schedule,
     streamSchedules: file.streamSchedules ?? defaultSettings.streamSchedules,
     reconcileSchedule: file.reconcileSchedule ?? defaultSettings.reconcileSchedule,
@@ -74,7 +75,7 @@ function validate(settings: Settings): Settings {
   }
   checkWorkerSettings(settings.worker);
   checkTmsSettings(settings.tms);
-  for (const list of ['include', 'exclude'] as const) {
+  for (const list of ['include', 'exclude', 'history'] as const) {
     const unknown = (settings.streams[list] ?? []).filter((stream) => !(stream in streams));
     if (unknown.length > 0)
       throw new SettingsError(`streams.${list}`, `no such stream: ${unknown.join(', ')}`);

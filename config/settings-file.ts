@@ -56,8 +56,11 @@ export const SettingsFile = Type.Object(
         {
           include: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
           exclude: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+          // History mode (docs/history.md): true for every stream, or the streams named.
+          history: Type.Optional(Type.Union([Type.Boolean(), Type.Array(Type.String({ minLength: 1 }))])),
         },
-        { additionalProperties: false },
+        // Or per stream: `"invoices": { "history": true }`.
+        { additionalProperties: Type.Object({ history: Type.Boolean() }, { additionalProperties: false }) },
       ),
     ),
     commands: Type.Optional(

@@ -45,6 +45,11 @@ export interface StreamSelection {
   readonly include: readonly string[] | undefined;
   /** Not these streams (applied after `include`). @default [] */
   readonly exclude: readonly string[];
+  /**
+   * Streams in history mode (docs/history.md): every version of their records in
+   * `<stream>__history`. The file takes `history: true` (all), a list, or `<stream>: { history: true }`. @default []
+   */
+  readonly history: readonly string[];
 }
 
 /** Everything the commands read (README.md, Configuration); env var names in brackets. */
@@ -118,7 +123,7 @@ export const defaultSettings: Settings = Object.freeze({
     maxRunSeconds: 43_200,
   }),
   tms: defaultTmsSettings,
-  streams: Object.freeze({ include: undefined, exclude: Object.freeze([]) }),
+  streams: Object.freeze({ include: undefined, exclude: Object.freeze([]), history: Object.freeze([]) }),
   schedule: Object.freeze({ everySeconds: 300 }),
   streamSchedules: Object.freeze({}),
   reconcileSchedule: Object.freeze({ cron: '0 3 * * *' }),

@@ -15,6 +15,7 @@ const catalogue: Record<string, () => Promise<RegisterCommand>> = {
   trigger: async () => (await import('./trigger-command.js')).registerTriggerCommand,
   status: async () => (await import('./status-command.js')).registerStatusCommand,
   schema: async () => (await import('./schema-command.js')).registerSchemaCommand,
+  history: async () => (await import('./history-command.js')).registerHistoryCommand,
   'approve-deletes': async () => (await import('./approve-deletes-command.js')).registerApproveDeletesCommand,
   reset: async () => (await import('./reset-command.js')).registerResetCommand,
   migrate: async () => (await import('./migrate-command.js')).registerMigrateCommand,

@@ -10,12 +10,22 @@ import { formatTable } from './text-table.js';
 export function registerMigrateCommand(program: Command): void {
   program
     .command('migrate')
-    .description("Create or upgrade the store's tables and views (the other commands also do it on start).")
-    .option('--json', 'print JSON: {"applied": [names]}')
+    .description(
+      "Create or upgrade the store's tables and views (the other commands also do it on start), and switch " +
+        'history mode to streams.history of the config (so do sync and worker).',
+    )
+    .option(
+      '--json',
+      'print JSON: {"applied": [names], "history": {"enabled": [streams], "disabled": [streams]}}',
+    )
     .action((flags: { json?: boolean }) =>
       runCommand('migrate', async () => {
         const settings = loadSettings();
-        const store = await openStore(settings.storeUrl, { migrate: false, logger: cliLogger(settings) });
+        const store = await openStore(settings.storeUrl, {
+          migrate: false,
+          logger: cliLogger(settings),
+          history: settings.streams.history,
+        });
         try {
           const summary = await store.migrate();
           process.stdout.write(
@@ -32,9 +42,13 @@ export function registerMigrateCommand(program: Command): void {
 }
 
 /** The migrations applied, one line each with what it did (docs/store.md, "Migrations"), and where. */
-export function formatMigrations({ applied }: MigrationSummary, store: string): string {
-  if (applied.length === 0) return `${store}: up to date, no migration to apply\n`;
-  const rows = applied.map((name) => [name, whatItDoes(name)]);
+export function formatMigrations({ applied, history }: MigrationSummary, store: string): string {
+  const switched = [
+    ...(history?.enabled ?? []).map((stream) => [`history ${stream}`, `history mode on: ${stream}__history`]),
+    ...(history?.disabled ?? []).map((stream) => [`history ${stream}`, 'history mode off, versions kept']),
+  ];
+  if (applied.length === 0 && switched.length === 0) return `${store}: up to date, no migration to apply\n`;
+  const rows = [...applied.map((name) => [name, whatItDoes(name)]), ...switched];
   const count = `${applied.length} migration${applied.length === 1 ? '' : 's'}`;
   return `${formatTable(['migration', 'does'], rows)}\n${store}: applied ${count}\n`;
 }

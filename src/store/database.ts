@@ -96,6 +96,8 @@ export interface StreamSchemasTable {
   /** Fields left without a column (the per-table cap), the most seen at once. */
   refused_fields: Int;
   updated_at: Timestamp;
+  /** When history mode was switched on (0011-history); null: off. */
+  history_since: ColumnType<string | Date | null, string | null | undefined, string | null>;
 }
 
 /** A scope whose deletes the guard held back (delete-guard.ts), until approved or settled. */

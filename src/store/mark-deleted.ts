@@ -1,6 +1,7 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { StoreDatabase } from './database.js';
 import { StreamUsageError } from './errors.js';
+import { withHistoryContext } from './history/history-context.js';
 import type { DeleteResult, MarkDeletedByScopeInput, MarkDeletedInput, StateTransition } from './store.js';
 import { type StoreContext, scopeValue, streamDb } from './store-context.js';
 import { type DeleteReason, idSetTable } from './store-dialect.js';
@@ -27,11 +28,13 @@ class DryRunRollback extends Error {
 export async function markDeleted(context: StoreContext, input: MarkDeletedInput): Promise<DeleteResult> {
   const table = context.table(input.stream);
   const scope = scopeValue(table, input.scope);
-  return context.dialect.db.transaction().execute(async (trx) => {
-    await context.dialect.loadIdSet(trx, input.ids);
-    const target = { table, scope, match: inIdSet(table, 'id') };
-    return finishDelete(context, trx, await setDeleted(trx, target, input.reason, input.now), input);
-  });
+  return context.dialect.db.transaction().execute((trx) =>
+    withHistoryContext(context, trx, { table, runId: input.runId }, async () => {
+      await context.dialect.loadIdSet(trx, input.ids);
+      const target = { table, scope, match: inIdSet(table, 'id') };
+      return finishDelete(context, trx, await setDeleted(trx, target, input.reason, input.now), input);
+    }),
+  );
 }
 
 /** Marks every live row of the given scope values deleted: the children of deleted parents. */
@@ -43,13 +46,15 @@ export async function markDeletedByScope(
   if (!table.scopeColumn) throw new StreamUsageError(table.name, 'the stream has no scope to delete by');
   const column = table.scopeColumn;
   try {
-    return await context.dialect.db.transaction().execute(async (trx) => {
-      await context.dialect.loadIdSet(trx, input.scopeValues);
-      const target = { table, scope: null, match: inIdSet(table, column) };
-      const deleted = await setDeleted(trx, target, input.reason ?? 'parent_deleted', input.now);
-      if (input.dryRun) throw new DryRunRollback(deleted);
-      return finishDelete(context, trx, deleted, input);
-    });
+    return await context.dialect.db.transaction().execute((trx) =>
+      withHistoryContext(context, trx, { table, runId: input.runId }, async () => {
+        await context.dialect.loadIdSet(trx, input.scopeValues);
+        const target = { table, scope: null, match: inIdSet(table, column) };
+        const deleted = await setDeleted(trx, target, input.reason ?? 'parent_deleted', input.now);
+        if (input.dryRun) throw new DryRunRollback(deleted);
+        return finishDelete(context, trx, deleted, input);
+      }),
+    );
   } catch (error) {
     if (error instanceof DryRunRollback) return { deleted: error.deleted };
     throw error;

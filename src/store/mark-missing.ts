@@ -3,6 +3,7 @@ import { enqueueWhere } from './child-queue.js';
 import type { StoreDatabase } from './database.js';
 import { heldScopes, noScopes, type ScopeBalance, type ScopeTally, tallyOf } from './delete-guard.js';
 import { approvedScopes, clearHeld, holdDeletes } from './held-deletes.js';
+import { withHistoryContext } from './history/history-context.js';
 import { type DeleteTarget, finishDelete, inIdSet, setDeleted, targetWhere } from './mark-deleted.js';
 import type { MarkMissingInput, MarkMissingResult, ReplaceScopesInput } from './store.js';
 import { type StoreContext, scopeValue, streamDb } from './store-context.js';
@@ -20,29 +21,42 @@ export async function markMissing(
   input: MarkMissingInput,
 ): Promise<MarkMissingResult> {
   const table = context.table(input.stream);
+  for (const child of input.enqueueChildren ?? []) context.table(child);
+  return context.dialect.db
+    .transaction()
+    .execute((trx) =>
+      withHistoryContext(context, trx, { table, runId: input.runId }, () =>
+        markMissingIn(context, trx, input),
+      ),
+    );
+}
+
+async function markMissingIn(
+  context: StoreContext,
+  trx: Transaction<StoreDatabase>,
+  input: MarkMissingInput,
+): Promise<MarkMissingResult> {
+  const table = context.table(input.stream);
   const scope = scopeValue(table, input.scope);
   const children = input.enqueueChildren ?? [];
-  for (const child of children) context.table(child);
-  return context.dialect.db.transaction().execute(async (trx) => {
-    await context.dialect.loadIdSet(trx, input.seenIds);
-    const missing: DeleteTarget = { table, scope, match: inIdSet(table, 'id', { negate: true }) };
-    const live = await countOf(trx, { table, scope });
-    const wouldDelete = await countOf(trx, missing);
-    const listedNew = input.listedNew ?? 0;
-    const balance = {
-      scope: scope ?? '',
-      before: live - listedNew,
-      after: live - wouldDelete,
-      missing: wouldDelete,
-    };
-    const held = await judge(trx, input, [balance], undefined);
-    if (input.dryRun)
-      return { deleted: held.length ? 0 : wouldDelete, held: held.length ? wouldDelete : 0, live };
-    if (held.length > 0) return { ...(await finishDelete(context, trx, 0, input)), held: wouldDelete, live };
-    if (children.length > 0) await enqueueWhere(trx, children, table, targetWhere(missing), input.now);
-    const deleted = await setDeleted(trx, missing, input.reason, input.now);
-    return { ...(await finishDelete(context, trx, deleted, input)), held: 0, live };
-  });
+  await context.dialect.loadIdSet(trx, input.seenIds);
+  const missing: DeleteTarget = { table, scope, match: inIdSet(table, 'id', { negate: true }) };
+  const live = await countOf(trx, { table, scope });
+  const wouldDelete = await countOf(trx, missing);
+  const listedNew = input.listedNew ?? 0;
+  const balance = {
+    scope: scope ?? '',
+    before: live - listedNew,
+    after: live - wouldDelete,
+    missing: wouldDelete,
+  };
+  const held = await judge(trx, input, [balance], undefined);
+  if (input.dryRun)
+    return { deleted: held.length ? 0 : wouldDelete, held: held.length ? wouldDelete : 0, live };
+  if (held.length > 0) return { ...(await finishDelete(context, trx, 0, input)), held: wouldDelete, live };
+  if (children.length > 0) await enqueueWhere(trx, children, table, targetWhere(missing), input.now);
+  const deleted = await setDeleted(trx, missing, input.reason, input.now);
+  return { ...(await finishDelete(context, trx, deleted, input)), held: 0, live };
 }
 
 export interface ScopesMissingPass

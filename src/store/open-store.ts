@@ -16,6 +16,8 @@ import { describeColumns } from './columns/describe-columns.js';
 import { createCommandOutbox, retriedOutbox } from './commands/command-outbox.js';
 import { StoreConnectionError } from './errors.js';
 import { approveDeletes, listHeldDeletes } from './held-deletes.js';
+import { readHistory } from './history/read-history.js';
+import { switchHistory } from './history/switch-history.js';
 import { markDeleted, markDeletedByScope } from './mark-deleted.js';
 import { markMissing } from './mark-missing.js';
 import { migrateStore } from './migrations/migrate-store.js';
@@ -47,6 +49,12 @@ export interface OpenStoreOptions {
   /** The records' sequence field (TMS_SEQUENCE_FIELD): it fills `sequence`, so it gets no typed column. @default 'sequence' */
   readonly sequenceField?: string;
   readonly logger?: Logger;
+  /**
+   * The streams with history mode (docs/history.md): `migrate` switches it on for these and off
+   * for the others. Undefined leaves every stream as the store has it (commands that only read).
+   * @default undefined
+   */
+  readonly history?: readonly string[];
   /** Called once the store answered, before the migrations: work to overlap with them (the engine's login). @default none */
   readonly onReachable?: () => void;
 }
@@ -67,7 +75,7 @@ export async function openStoreVerbs(
   const location = parseStoreUrl(url);
   const tables = streamTables(options.catalogue ?? streams, options.sequenceField);
   const dialect = await openDialect(location, options);
-  const store = createStore(dialect, tables, { logger: options.logger });
+  const store = createStore(dialect, tables, { logger: options.logger, history: options.history });
   try {
     await store.ping();
   } catch (error) {
@@ -134,8 +142,9 @@ function pageSubject(input: WritePageInput): string {
 export function createStore(
   dialect: StoreDialect,
   tables: ReadonlyMap<string, StreamTable>,
-  retry: StoreRetryOptions = {},
+  options: StoreRetryOptions & Pick<OpenStoreOptions, 'history'> = {},
 ): StoreVerbs {
+  const { history: _history, ...retry } = options;
   const context = createStoreContext(dialect, tables);
   const { db, types } = dialect;
   const retried =
@@ -147,7 +156,11 @@ export function createStore(
     migrate: retried('migrate', async () => {
       const summary = await migrateStore(dialect, [...tables.values()]);
       await context.schemas.load();
-      return summary;
+      if (options.history === undefined) return summary;
+      const current = [...tables.keys()].map((stream) => context.schemas.table(stream));
+      const history = await switchHistory(db, dialect, current, new Set(options.history));
+      if (history.enabled.length + history.disabled.length > 0) await context.schemas.load();
+      return { ...summary, history };
     }),
     // Retried like every verb: a connection dropped at start-up is a blip, not a dead store.
     ping: retried('ping', async () => {
@@ -193,6 +206,7 @@ export function createStore(
     countRows: retried('countRows', (stream, filter) => countRows(context, stream, filter)),
     liveKeys: retried('liveKeys', (stream, ids) => liveKeys(context, stream, ids)),
     readRows: retried('readRows', (stream, filter) => readRows(context, stream, filter)),
+    history: retried('history', (stream, key) => readHistory(context, stream, key)),
     liveIds: (stream, options) => liveIds(context, stream, options),
     liveRecords: (stream, options) => liveRecords(context, stream, options),
     commands: retriedOutbox(createCommandOutbox(dialect), (verb, run) => withStoreRetry(verb, run, retry)),

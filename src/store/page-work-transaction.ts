@@ -21,6 +21,7 @@ export async function pageWorkTransaction(
           throw new Rollback({ refused: 'schema' });
         for (const statement of work.growth.statements) await trx.executeQuery(statement);
       }
+      for (const statement of work.before) await trx.executeQuery(statement);
       const counts = await work.upsert(trx);
       for (const statement of work.statements) await trx.executeQuery(statement);
       if (work.check && (await trx.executeQuery(work.check)).rows.length === 0)

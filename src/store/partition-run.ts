@@ -284,7 +284,7 @@ export async function openPartitionRun(
     },
     async markScopesDeleted(scopeValues) {
       if (scopeValues.length === 0) return;
-      const result = await verbs.markDeletedByScope({ stream, scopeValues, now: now(), dryRun });
+      const result = await verbs.markDeletedByScope({ stream, scopeValues, now: now(), dryRun, runId });
       count(result);
       report();
     },

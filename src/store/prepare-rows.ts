@@ -53,7 +53,7 @@ export function prepareRows(
   const first = mapAll(context, base, parts);
   if (first.observations.unknown.size === 0) return prepared(context, base, first, now);
   const grown = growColumns(base.columns, first.observations, reservedNames(base));
-  const { db, types } = context.dialect;
+  const { db } = context.dialect;
   const refused = grown.refused > 0 ? [refusedFieldsStatement(db, stream, grown.refused)] : [];
   if (grown.added.length === 0) {
     const plain = prepared(context, base, first, now);
@@ -64,7 +64,7 @@ export function prepareRows(
   return {
     ...again,
     statements: [...again.statements, ...refused],
-    growth: growthStatements(db, types, base, growing.table, now),
+    growth: growthStatements(db, context.dialect, base, growing.table, now),
     check: undefined,
     ready: () => context.schemas.ready(base),
     settle: growing.settle,

@@ -1,5 +1,6 @@
 import { noScopes } from './delete-guard.js';
 import { SchemaMovedError } from './errors.js';
+import { historyContext } from './history/history-context.js';
 import { markMissingInScopes } from './mark-missing.js';
 import { prepareRows } from './prepare-rows.js';
 import type { ReplaceScopesInput, ReplaceScopesResult } from './store.js';
@@ -64,6 +65,7 @@ async function attemptReplace(
     syncedAt: input.now.toISOString(),
     deletedAt: null,
     deletedReason: null,
+    runId: input.runId,
   });
   let outcome: ReplaceScopesResult | 'schema';
   try {
@@ -73,6 +75,8 @@ async function attemptReplace(
         if ((await trx.executeQuery(prepared.growth.claim)).rows.length === 0) throw new Rollback('schema');
         for (const statement of prepared.growth.statements) await trx.executeQuery(statement);
       }
+      const history = historyContext(context, prepared.table, input.runId);
+      for (const statement of history.before) await trx.executeQuery(statement);
       const missing = await markMissingInScopes(context, trx, {
         ...input,
         table: prepared.table,
@@ -84,6 +88,7 @@ async function attemptReplace(
       if (prepared.check && (await trx.executeQuery(prepared.check)).rows.length === 0)
         throw new Rollback('schema');
       const deleted = await missing.apply();
+      for (const statement of history.after) await trx.executeQuery(statement);
       const result = {
         ...counts,
         drift: prepared.drift,

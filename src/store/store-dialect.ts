@@ -2,6 +2,7 @@ import type { ColumnDefinitionBuilder, CompiledQuery, CreateTableBuilder, Kysely
 import type { ColumnType } from '../../config/stream-definition.js';
 import type { ColumnValue } from './columns/column-values.js';
 import type { StoreDatabase } from './database.js';
+import type { HistorySql } from './history/history-dialect.js';
 import type { MappedRow } from './row-mapping.js';
 import type { StreamTable } from './stream-tables.js';
 
@@ -22,6 +23,8 @@ export interface PageUpsertInput {
   /** Null for live records; set (with `deletedReason: 'upstream'`) for a `status=deleted` listing. */
   readonly deletedAt: string | null;
   readonly deletedReason: DeleteReason | null;
+  /** The run writing: a table in history mode records it on the rows it inserts. @default null */
+  readonly runId?: number | null;
 }
 
 /** What a page upsert did, row by row; the four counts add up to the rows given. */
@@ -60,6 +63,8 @@ export interface PageWork {
   readonly growth?:
     | { readonly claim: CompiledQuery; readonly statements: readonly CompiledQuery[] }
     | undefined;
+  /** Before the upsert: the run context of a table with history (history/history-dialect.ts). */
+  readonly before: readonly CompiledQuery[];
   readonly upsert: PreparedUpsert;
   readonly statements: readonly CompiledQuery[];
   /** Must answer a row: the table is still at the columns the rows were mapped with (else `schema`). */
@@ -131,4 +136,6 @@ export interface StoreDialect {
   commitPageWork(work: PageWork): Promise<PageWorkResult>;
   /** Fills `idSetTable` with the entries (any number: a million is fine), replacing its content. */
   loadIdSet(trx: Transaction<StoreDatabase>, entries: Iterable<IdSetEntry>): Promise<void>;
+  /** History mode's triggers, view and run context (docs/history.md). */
+  readonly history: HistorySql;
 }

@@ -92,6 +92,8 @@ export interface PageResult extends UpsertCounts {
 interface DeleteInputBase {
   readonly stream: string;
   readonly now: Date;
+  /** The run that deletes: recorded with the versions it closes (docs/history.md). @default null */
+  readonly runId?: number | null;
   readonly state?: StateTransition;
 }
 
@@ -110,8 +112,6 @@ export interface MarkMissingInput extends DeleteInputBase {
   readonly listedNew?: number;
   /** The mass-delete guard's thresholds. @default defaultDeleteGuard */
   readonly guard?: DeleteGuard;
-  /** Recorded with a held pass. @default null */
-  readonly runId?: number | null;
   /** Compute and guard, write nothing. @default false */
   readonly dryRun?: boolean;
   /** Child streams whose children of the rows marked missing must be marked too: the ids join the child queue. */
@@ -244,6 +244,25 @@ export interface StoredRow {
   readonly columns: Readonly<Record<string, unknown>>;
 }
 
+/** One version of a record (history mode, docs/history.md). */
+export interface StoredVersion {
+  readonly id: string;
+  readonly scope: string | null;
+  /** When the sync saw the change that opened it (the page time, or the deletion's). */
+  readonly validFrom: Date;
+  /** When the next version began; null while it is the current one. */
+  readonly validTo: Date | null;
+  /** What opened it: first seen (or seeded when history started), changed, deleted, back after a deletion. */
+  readonly change: 'insert' | 'update' | 'delete' | 'restore';
+  /** The run that saw it; null for versions seeded when history started, or writes outside a run. */
+  readonly run: number | null;
+  readonly data: unknown;
+  readonly sequence: number | null;
+  readonly deletedAt: Date | null;
+  readonly deletedReason: DeleteReason | null;
+  readonly columns: Readonly<Record<string, unknown>>;
+}
+
 export interface RowFilter {
   /** Only this scope. @default all scopes */
   readonly scope?: string;
@@ -291,6 +310,8 @@ export interface Store {
   /** Every row matching the filter, decoded alike on both dialects (checks, `verify`; it loads all). */
   readRows(stream: string, filter?: RowFilter): Promise<StoredRow[]>;
   countRows(stream: string, filter?: RowFilter): Promise<number>;
+  /** The versions of one record, oldest first (history mode, docs/history.md). */
+  history(stream: string, key: { readonly id: string; readonly scope?: string }): Promise<StoredVersion[]>;
 
   /**
    * Forgets watermark, checkpoint and strategy state of every partition of the stream, or of one

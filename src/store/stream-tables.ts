@@ -2,6 +2,7 @@ import type { ScopeColumn, StreamDefinition } from '../../config/stream-definiti
 import type { TypedColumn } from './columns/typed-column.js';
 import { isKeyName } from './columns/value-kind.js';
 import { CatalogueError } from './errors.js';
+import { historyColumns, historyViewName, versionsTableName } from './history/history-names.js';
 import { liveViewName } from './live-view.js';
 
 export type { TypedColumn } from './columns/typed-column.js';
@@ -25,6 +26,8 @@ export interface StreamTable {
   readonly parent: string | null;
   /** The child streams refreshed per changed record of this one. */
   readonly children: readonly string[];
+  /** When history mode was switched on (ISO 8601, `stream_schemas.history_since`); null: off (docs/history.md). */
+  readonly history: string | null;
 }
 
 /** A stream catalogue: stream name -> definition (config/streams.ts is the default one). */
@@ -55,7 +58,8 @@ export function scopeColumnOf(definition: StreamDefinition): ScopeColumn | null 
 
 /** Names a typed column of the table may not take. */
 export function reservedNames(table: Pick<StreamTable, 'scopeColumn'>): string[] {
-  return table.scopeColumn ? [...fixedColumns, table.scopeColumn] : [...fixedColumns];
+  const fixed = [...fixedColumns, ...historyColumns];
+  return table.scopeColumn ? [...fixed, table.scopeColumn] : fixed;
 }
 
 /**
@@ -74,6 +78,10 @@ export function streamTables(
     checkIdentifier(liveViewName(name), `stream ${name}'s live view`);
     if (liveViewName(name) in catalogue)
       throw new CatalogueError(`stream ${liveViewName(name)} collides with the live view of ${name}`);
+    for (const other of [historyViewName(name), versionsTableName(name)]) {
+      if (other in catalogue)
+        throw new CatalogueError(`stream ${other} collides with the history of ${name}`);
+    }
     const scopeColumn = scopeColumnOf(definition);
     const reserved = new Set(reservedNames({ scopeColumn }));
     const columns = Object.entries(definition.columns).map(([column, { type, path }]): TypedColumn => {
@@ -102,6 +110,7 @@ export function streamTables(
         excluded: [...keyPath, [sequenceField]],
         parent,
         children,
+        history: null,
       }),
     );
   }

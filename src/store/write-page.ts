@@ -1,5 +1,6 @@
 import { refreshAllQueries } from './child-queue.js';
 import { SchemaMovedError } from './errors.js';
+import { historyContext } from './history/history-context.js';
 import { prepareRows } from './prepare-rows.js';
 import type { PageResult, WritePageInput } from './store.js';
 import type { StoreContext } from './store-context.js';
@@ -64,13 +65,16 @@ async function attemptPage(
   const { prepared } = run;
   const now = input.now.toISOString();
   const deleted = input.deletedUpstream === true;
+  const history = historyContext(context, prepared.table, input.runId);
   const work = {
     growth: prepared.growth,
+    before: history.before,
     upsert: context.upsert(prepared.table)({
       groups: prepared.groups,
       syncedAt: now,
       deletedAt: deleted ? now : null,
       deletedReason: deleted ? 'upstream' : null,
+      runId: input.runId,
     }),
     statements: [
       ...prepared.statements,
@@ -80,6 +84,7 @@ async function attemptPage(
         now,
       ),
       ...refreshAllQueries(db, input.refreshAllChildren ?? [], now),
+      ...history.after,
     ],
     check: prepared.check,
     transition: input.state && transitionQuery(db, input.state, input.now),

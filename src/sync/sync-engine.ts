@@ -61,6 +61,7 @@ export async function createSyncEngine(options: SyncEngineOptions): Promise<Sync
       (await openStore(settings.storeUrl, {
         logger,
         sequenceField: settings.sequenceField,
+        history: settings.streams.history,
         onReachable: logIn,
       }));
   } catch (error) {

@@ -22,6 +22,7 @@ describe.each(dialects)('migrate on $name', ({ fixture: makeFixture }) => {
     expect(again.stdout).toMatch(/: up to date, no migration to apply\n$/);
     expect(JSON.parse((await runCli(['migrate', '--json'], { STORE_URL: url })).stdout)).toEqual({
       applied: [],
+      history: { enabled: [], disabled: [] },
     });
   }, 60_000);
 });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSettings } from '../../config/load-settings.js';
 import { defaultSettings } from '../../config/settings.js';
 import { SettingsError } from '../../config/settings-error.js';
+import { streams } from '../../config/streams.js';
 
 function configFile(content: unknown): string {
   const path = join(mkdtempSync(join(tmpdir(), 'tms-settings-')), 'config.json');
@@ -141,10 +142,30 @@ describe('loadSettings', () => {
     expect(loadSettings({ TMS_SYNC_CONFIG: file }).streams).toEqual({
       include: ['invoices', 'clients'],
       exclude: ['clients'],
+      history: [],
     });
     const unknown = configFile({ streams: { exclude: ['chat'] } });
     expect(errorOf(() => loadSettings({ TMS_SYNC_CONFIG: unknown })).message).toBe(
       'invalid configuration: streams.exclude: no such stream: chat',
+    );
+  });
+
+  it('reads the streams in history mode: all, a list, or per stream, refusing an unknown stream', () => {
+    const streamsOf = (streams: unknown) =>
+      loadSettings({ TMS_SYNC_CONFIG: configFile({ streams }) }).streams;
+    expect(streamsOf({ history: ['invoices', 'invoice_lines'] }).history).toEqual([
+      'invoices',
+      'invoice_lines',
+    ]);
+    expect(streamsOf({ history: true }).history).toEqual(Object.keys(streams));
+    expect(streamsOf({ history: true, tasks: { history: false } }).history).not.toContain('tasks');
+    expect(streamsOf({ exclude: [], invoices: { history: true } }).history).toEqual(['invoices']);
+    expect(loadSettings({}).streams.history).toEqual([]);
+    expect(errorOf(() => streamsOf({ history: ['chat'] })).message).toBe(
+      'invalid configuration: streams.history: no such stream: chat',
+    );
+    expect(errorOf(() => streamsOf({ chat: { history: true } })).message).toBe(
+      'invalid configuration: streams.chat: no such stream',
     );
   });
 

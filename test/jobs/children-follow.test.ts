@@ -36,7 +36,10 @@ describe("a parent's run in the worker", () => {
     fixture = queueFixture({ WORKER_CONCURRENCY: '1' });
     const engine = fakeEngine((run) => (run.stream === 'invoices' ? { records: 3 } : {}));
     worker = await startFixtureWorker(fixture, engine, {
-      settings: { ...fixture.settings, streams: { include: undefined, exclude: ['invoice_payments'] } },
+      settings: {
+        ...fixture.settings,
+        streams: { include: undefined, exclude: ['invoice_payments'], history: [] },
+      },
     });
     await enqueueRun(fixture.queue, { stream: 'invoices', partition: '', trigger: 'manual' });
     await eventually(() => engine.runs.length >= 2, 10_000, 'the child run');

@@ -52,7 +52,7 @@ describe('job schedulers', () => {
     await syncSchedulers(fixture.queue, fixture.settings);
     const chosen = {
       ...fixture.settings,
-      streams: { include: ['invoices', 'tasks', 'chat_messages'], exclude: ['chat_messages'] },
+      streams: { include: ['invoices', 'tasks', 'chat_messages'], exclude: ['chat_messages'], history: [] },
     };
     const result = await syncSchedulers(fixture.queue, chosen);
     expect(result.upserted).toEqual([

@@ -1,12 +1,14 @@
 /**
  * `npm run soak`: the convergence property of convergence.property.test.ts with thousands of cases,
- * each against a simulator variant drawn from `scenarioVariants` (tms-sim's default and other TMSs).
+ * each against a simulator variant drawn from `scenarioVariants` (tms-sim's default and other TMSs),
+ * each in a store of its own with history mode on (its invariants checked too).
  * SOAK_RUNS (default 2000) cases per dialect, SOAK_DIALECTS (default sqlite,postgres), SOAK_SEED to
  * replay a run. Prints the cases run, the divergences and any shrunk counterexample; exit code 1 on one.
  */
 import fc from 'fast-check';
+import { openStoreVerbs } from '../../src/store/open-store.js';
 import { dialects } from '../store/store-fixture.js';
-import { playScenario, scenarios, scenarioVariants } from './convergence/scenario.js';
+import { playScenario, scenarios, scenarioVariants, syncedStreams } from './convergence/scenario.js';
 
 const runs = Number(process.env.SOAK_RUNS ?? 2000);
 const wanted = (process.env.SOAK_DIALECTS ?? 'sqlite,postgres').split(',');
@@ -22,13 +24,16 @@ for (const { name, fixture: makeFixture } of dialects.filter((dialect) => wanted
     fc.constantFrom(...scenarioVariants),
     async (steps, [, variant]) => {
       cases++;
-      const store = await fixture.open();
+      // A store of its own, with history mode on, as in the property test (history-checks.ts).
+      const url = await fixture.freshUrl();
+      const store = await openStoreVerbs(url, { history: syncedStreams });
       try {
-        const differences = await playScenario(store, steps, variant);
+        const differences = await playScenario(store, steps, variant, { history: true });
         if (differences.length > 0)
           throw new Error(`${differences.length} differences:\n${differences.slice(0, 10).join('\n')}`);
       } finally {
         await store.close();
+        await fixture.dropFresh(url);
       }
     },
   );

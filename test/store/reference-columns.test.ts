@@ -66,7 +66,7 @@ describeOnEachDialect('reference columns of a store made before 0.2', (fixture) 
     for (const column of ['drift', 'held_deletes']) await q(`alter table sync_runs drop column ${column}`);
     for (const column of ['last_error', 'failures']) await q(`alter table child_queue drop column ${column}`);
     await q(
-      "delete from kysely_migration where name like '0004%' or name like '0005%' or name like '0007%' or name like 'stream-%-spec-%'",
+      "delete from kysely_migration where name like '0004%' or name like '0005%' or name like '0007%' or name like '0011%' or name like 'stream-%-spec-%'",
     );
     await q(
       "insert into kysely_migration (name, timestamp) values ('stream-tasks-column-ride_id', '2026-11-01T00:00:00.000Z')",

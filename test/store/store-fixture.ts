@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { liveViewName, liveViewStatement } from '../../src/store/live-view.js';
@@ -22,6 +22,8 @@ export interface StoreFixture {
   url(): Promise<string>;
   /** A new, empty database's URL (dropped in `cleanup`). */
   freshUrl(): Promise<string>;
+  /** Drops a database `freshUrl` made, before `cleanup` (a soak makes thousands). */
+  dropFresh(url: string): Promise<void>;
   /** Opens a store on the shared URL after emptying every table of it. */
   open(options?: OpenStoreOptions): Promise<StoreVerbs>;
   /** Runs raw SQL on a URL of this fixture (to look under the store's verbs). */
@@ -72,6 +74,7 @@ function sqliteFixture(): StoreFixture {
     dialect: 'sqlite',
     url: async () => shared,
     freshUrl: async () => `sqlite:${join(dir, randomUUID(), 'store.sqlite')}`,
+    dropFresh: async (url) => rmSync(dirname(url.slice('sqlite:'.length)), { recursive: true, force: true }),
     async open(options) {
       const store = await openStoreVerbs(shared, options);
       await dropInferredColumns((text) => query(shared, text), sqliteTypes);
@@ -118,6 +121,11 @@ function postgresFixture(): StoreFixture {
     dialect: 'postgres',
     url: sharedUrl,
     freshUrl,
+    async dropFresh(url) {
+      const name = new URL(url).pathname.slice(1);
+      await admin(`drop database if exists ${name} with (force)`);
+      databases.splice(databases.indexOf(name), 1);
+    },
     async open(options) {
       const url = await sharedUrl();
       const store = await openStoreVerbs(url, options);

@@ -30,6 +30,7 @@ describe('selectPartitions', () => {
       streams: {
         include: ['invoices', 'invoice_lines', 'chat_messages', 'tasks'],
         exclude: ['chat_messages'],
+        history: [],
       },
     });
     expect(labels([], chosen)).toEqual(['invoices', 'invoices/deleted', 'invoice_lines', 'tasks/7']);

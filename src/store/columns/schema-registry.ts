@@ -53,13 +53,20 @@ export function createSchemaRegistry(
         .where('stream', 'in', streams)
         .orderBy('position')
         .execute(),
-      db.selectFrom('stream_schemas').select(['stream', 'version']).where('stream', 'in', streams).execute(),
+      db
+        .selectFrom('stream_schemas')
+        .select(['stream', 'version', 'history_since'])
+        .where('stream', 'in', streams)
+        .execute(),
     ]);
     for (const stream of streams) {
       const current = entry(stream);
-      const version = Number(versions.find((row) => row.stream === stream)?.version ?? 0);
+      const schema = versions.find((row) => row.stream === stream);
+      const version = Number(schema?.version ?? 0);
       const stored = columns.filter((row) => row.stream === stream).map(toColumn);
-      current.table = Object.freeze({ ...catalogueTables.get(stream)!, columns: stored, version });
+      const since = schema?.history_since ?? null;
+      const history = since === null ? null : new Date(since).toISOString();
+      current.table = Object.freeze({ ...catalogueTables.get(stream)!, columns: stored, version, history });
       current.committed = version;
     }
   };
@@ -98,7 +105,7 @@ export function createSchemaRegistry(
   };
 }
 
-function toColumn(row: { name: string; path: string; type: string; origin: string }): TypedColumn {
+export function toColumn(row: { name: string; path: string; type: string; origin: string }): TypedColumn {
   return {
     name: row.name,
     path: JSON.parse(row.path) as string[],

@@ -1,5 +1,7 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { StoreDatabase } from '../database.js';
+import type { HistorySql } from '../history/history-dialect.js';
+import { versionsTableName } from '../history/history-names.js';
 import { liveViewStatement } from '../live-view.js';
 import type { SqlTypes } from '../store-dialect.js';
 import type { StreamTable } from '../stream-tables.js';
@@ -16,11 +18,12 @@ export interface SchemaGrowth {
 
 export function growthStatements(
   db: Kysely<StoreDatabase>,
-  types: SqlTypes,
+  parts: { types: SqlTypes; history: HistorySql },
   from: StreamTable,
   to: StreamTable,
   now: Date,
 ): SchemaGrowth {
+  const { types } = parts;
   const added = to.columns.slice(from.columns.length);
   const at = now.toISOString();
   return {
@@ -37,8 +40,28 @@ export function growthStatements(
         registerColumn(db, to.name, column, from.columns.length + index, at),
       ]),
       ...(types.viewsFixColumns ? [liveViewStatement(to.name, types)] : []),
+      ...historyGrowth(db, parts, to, added),
     ],
   };
+}
+
+/** A table with history: its versions table takes the new columns too, its triggers and view are defined again. */
+export function historyGrowth(
+  db: Kysely<StoreDatabase>,
+  parts: { types: SqlTypes; history: HistorySql },
+  table: StreamTable,
+  added: readonly TypedColumn[],
+): CompiledQuery[] {
+  if (table.history === null) return [];
+  return [
+    ...added.map((column) =>
+      db.schema
+        .alterTable(versionsTableName(table.name))
+        .addColumn(column.name, parts.types.typed[column.type])
+        .compile(),
+    ),
+    ...parts.history.define(table, table.history),
+  ];
 }
 
 /** The `stream_columns` row of a column at `position`. */

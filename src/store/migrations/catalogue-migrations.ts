@@ -1,4 +1,5 @@
 import type { Migration } from 'kysely';
+import type { HistorySql } from '../history/history-dialect.js';
 import type { SqlTypes } from '../store-dialect.js';
 import type { StreamTable } from '../stream-tables.js';
 import {
@@ -9,6 +10,7 @@ import {
   runSuccessesMigration,
 } from './bookkeeping-migration.js';
 import { commandsMigration } from './commands-migration.js';
+import { historyMigration } from './history-migration.js';
 import { liveViewsMigration } from './live-views-migration.js';
 import { schemaRegistryMigration } from './schema-registry-migration.js';
 import { createStreamTableMigration, specColumnMigration } from './stream-table-migrations.js';
@@ -26,9 +28,10 @@ import { createStreamTableMigration, specColumnMigration } from './stream-table-
  */
 export function catalogueMigrations(
   tables: readonly StreamTable[],
-  types: SqlTypes,
+  parts: { types: SqlTypes; history: HistorySql },
   executed: readonly string[],
 ): Record<string, Migration> {
+  const { types } = parts;
   const migrations: Record<string, Migration> = {
     '0001-bookkeeping': bookkeepingMigration(types),
     '0002-child-queue': childQueueMigration(types),
@@ -38,11 +41,12 @@ export function catalogueMigrations(
     '0007-live-views': liveViewsMigration(types, tables),
     '0008-commands': commandsMigration(types),
     '0009-run-successes': runSuccessesMigration(),
+    '0011-history': historyMigration(types),
   };
   for (const table of tables) {
     migrations[`stream-${table.name}`] = createStreamTableMigration(table, types);
     for (const column of table.columns) {
-      migrations[`stream-${table.name}-spec-${column.name}`] = specColumnMigration(table, column, types);
+      migrations[`stream-${table.name}-spec-${column.name}`] = specColumnMigration(table, column, parts);
     }
   }
   for (const name of executed) migrations[name] ??= { up: async () => {} };

@@ -1,6 +1,7 @@
 import { type Kysely, type MigrationResult, Migrator, sql } from 'kysely';
 import type { StoreDatabase } from '../database.js';
 import { MigrationError } from '../errors.js';
+import type { HistorySwitch } from '../history/switch-history.js';
 import type { StoreDialect } from '../store-dialect.js';
 import type { StreamTable } from '../stream-tables.js';
 import { catalogueMigrations } from './catalogue-migrations.js';
@@ -10,6 +11,8 @@ const migrationTable = 'kysely_migration';
 /** What `migrate` did: the names it applied, in order (empty when the store was up to date). */
 export interface MigrationSummary {
   readonly applied: readonly string[];
+  /** Streams whose history mode the settings switched (only when the store was opened with them). */
+  readonly history?: HistorySwitch;
 }
 
 /**
@@ -22,7 +25,7 @@ export async function migrateStore(
   tables: readonly StreamTable[],
 ): Promise<MigrationSummary> {
   const executed = await executedMigrations(dialect.db);
-  const migrations = catalogueMigrations(tables, dialect.types, executed);
+  const migrations = catalogueMigrations(tables, dialect, executed);
   // The common case, a store already current, costs this one read: the Migrator would introspect
   // every table and take its lock before finding nothing to do. Whatever is pending goes through it.
   const done = new Set(executed);

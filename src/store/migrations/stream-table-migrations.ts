@@ -1,7 +1,9 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 import { columnConverters, misfit } from '../columns/column-values.js';
-import { registerColumn } from '../columns/schema-statements.js';
+import { toColumn } from '../columns/schema-registry.js';
+import { historyGrowth, registerColumn } from '../columns/schema-statements.js';
 import type { StoreDatabase, StreamTables } from '../database.js';
+import type { HistorySql } from '../history/history-dialect.js';
 import { liveViewStatement } from '../live-view.js';
 import type { SqlTypes } from '../store-dialect.js';
 import { recordFromData } from '../stored-record.js';
@@ -49,7 +51,12 @@ export function createStreamTableMigration(table: StreamTable, types: SqlTypes):
  * conversion as the write path, so BI sees a new column complete without a re-sync (a re-sync
  * would not rewrite unchanged rows).
  */
-export function specColumnMigration(table: StreamTable, column: TypedColumn, types: SqlTypes): Migration {
+export function specColumnMigration(
+  table: StreamTable,
+  column: TypedColumn,
+  parts: { types: SqlTypes; history: HistorySql },
+): Migration {
+  const { types } = parts;
   return {
     async up(db: Kysely<unknown>) {
       const store = db as Kysely<StoreDatabase>;
@@ -69,8 +76,36 @@ export function specColumnMigration(table: StreamTable, column: TypedColumn, typ
         .where('stream', '=', table.name)
         .execute();
       await backfillColumn(db as unknown as Kysely<StreamTables>, table, column, types);
+      await growHistory(store, parts, table, column);
     },
   };
+}
+
+/** A table with history gets the column in its versions table too, and its triggers and view again. */
+async function growHistory(
+  db: Kysely<StoreDatabase>,
+  parts: { types: SqlTypes; history: HistorySql },
+  table: StreamTable,
+  column: TypedColumn,
+): Promise<void> {
+  const schema = await db
+    .selectFrom('stream_schemas')
+    .select('history_since')
+    .where('stream', '=', table.name)
+    .executeTakeFirst();
+  if (!schema?.history_since) return;
+  const columns = await db
+    .selectFrom('stream_columns')
+    .selectAll()
+    .where('stream', '=', table.name)
+    .orderBy('position')
+    .execute();
+  const grown = {
+    ...table,
+    columns: columns.map(toColumn),
+    history: new Date(schema.history_since).toISOString(),
+  };
+  for (const statement of historyGrowth(db, parts, grown, [column])) await db.executeQuery(statement);
 }
 
 async function backfillColumn(

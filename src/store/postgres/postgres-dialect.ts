@@ -3,6 +3,7 @@ import type { Logger } from '../../logger.js';
 import { pageWorkTransaction } from '../page-work-transaction.js';
 import type { StoreDialect } from '../store-dialect.js';
 import { postgresEnqueueParentsQueries } from './postgres-child-queue.js';
+import { postgresHistory } from './postgres-history.js';
 import { loadPostgresIdSet } from './postgres-id-set.js';
 import { createPostgresKysely } from './postgres-kysely.js';
 import { postgresTypes } from './postgres-types.js';
@@ -31,6 +32,7 @@ export function openPostgresDialect(options: PostgresDialectOptions): StoreDiale
     enqueueParentsQueries: postgresEnqueueParentsQueries,
     commitPageWork: (work) => pageWorkTransaction(db, work),
     loadIdSet: (trx, values) => loadPostgresIdSet(trx, values),
+    history: postgresHistory,
   };
 }
 

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { CompiledQuery } from 'kysely';
 import type { StoreDialect } from '../store-dialect.js';
 import { sqliteEnqueueParentsQueries } from './sqlite-child-queue.js';
+import { sqliteHistory } from './sqlite-history.js';
 import { loadSqliteIdSet } from './sqlite-id-set.js';
 import { createSqliteKysely } from './sqlite-kysely.js';
 import { type Statement, startSqliteThread } from './sqlite-thread.js';
@@ -39,6 +40,7 @@ export function openSqliteDialect(options: SqliteDialectOptions): StoreDialect {
             claim: statementOf(work.growth.claim),
             statements: work.growth.statements.map(statementOf),
           },
+          before: work.before.map(statementOf),
           upsert: (work.upsert as ThreadUpsert).work,
           statements: work.statements.map(statementOf),
           check: work.check && statementOf(work.check),
@@ -47,6 +49,7 @@ export function openSqliteDialect(options: SqliteDialectOptions): StoreDialect {
         }),
       ),
     loadIdSet: (_trx, values) => loadSqliteIdSet(thread, values),
+    history: sqliteHistory,
   };
 }
 

@@ -96,7 +96,7 @@ export function sqliteOperations(db: BetterSqlite3.Database): SqliteOperations {
   }
 
   /** A page's whole transaction (`PageWork`): growth, upsert, statements, checks, transition. */
-  function page({ growth, upsert: work, statements, check, transition, rollback }: PageMessage) {
+  function page({ growth, before, upsert: work, statements, check, transition, rollback }: PageMessage) {
     db.exec('BEGIN IMMEDIATE');
     try {
       const refuse = (refused: 'schema' | 'state') => {
@@ -107,6 +107,7 @@ export function sqliteOperations(db: BetterSqlite3.Database): SqliteOperations {
         if (prepared(growth.claim.sql).get(growth.claim.params) === undefined) return refuse('schema');
         for (const { sql, params } of growth.statements) prepared(sql).run(params);
       }
+      for (const { sql, params } of before) prepared(sql).run(params);
       const counts = upsert(work);
       for (const { sql, params } of statements) prepared(sql).run(params);
       if (check && prepared(check.sql).get(check.params) === undefined) return refuse('schema');

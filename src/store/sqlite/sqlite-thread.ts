@@ -44,6 +44,7 @@ export interface Statement {
 /** A page's transaction, run whole on the thread (see `StoreDialect.commitPageWork` and `PageWork`). */
 export interface PageMessage {
   readonly growth: { readonly claim: Statement; readonly statements: readonly Statement[] } | undefined;
+  readonly before: readonly Statement[];
   readonly upsert: UpsertWork;
   readonly statements: readonly Statement[];
   readonly check: Statement | undefined;

@@ -17,7 +17,9 @@ export type ThreadUpsert = PreparedUpsert & { readonly work: UpsertWork };
 
 export function createSqlitePageUpsert(thread: SqliteThread, table: StreamTable): PageUpsert {
   const name = quote(table.name);
-  const columns = writtenColumns(table);
+  const written = writtenColumns(table);
+  // History mode (docs/history.md): an inserted row records the run that saw it (updates leave it to the trigger).
+  const columns = table.history === null ? written : [...written, 'history_run'];
   const scopeFilter = table.scopeColumn ? `${quote(table.scopeColumn)} = ? AND ` : '';
   const statements = {
     upsertSql:
@@ -27,7 +29,7 @@ export function createSqlitePageUpsert(thread: SqliteThread, table: StreamTable)
     highestSql: `SELECT max(rowid) AS highest FROM ${name}`,
   };
   const at = new Map(columns.map((column, index) => [column, index]));
-  const firstTyped = columns.length - table.columns.length;
+  const firstTyped = written.length - table.columns.length;
   const [dataAt, sequenceAt, scopeAt] = [
     at.get('data')!,
     at.get('sequence')!,
@@ -61,6 +63,7 @@ export function createSqlitePageUpsert(thread: SqliteThread, table: StreamTable)
         [syncedAt, page.syncedAt],
         [deletedAt, page.deletedAt],
         [reasonAt, page.deletedReason],
+        ...(table.history === null ? [] : [[written.length, page.runId ?? null] as [number, unknown]]),
       ],
       varying,
       values,

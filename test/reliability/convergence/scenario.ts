@@ -5,6 +5,7 @@ import { restStreams } from '../../../src/sim/admin/sim-truth.js';
 import type { FaultRates, SimVariant } from '../../../src/sim/sim-options.js';
 import type { StoreVerbs } from '../../../src/store/store.js';
 import { type SyncSetup, startSyncSetup } from '../../support/sync-setup.js';
+import { historyDifferences } from './history-checks.js';
 
 /** The REST streams the scenarios sync and compare (the Driver API has streams without a change feed). */
 export const syncedStreams = restStreams;
@@ -101,12 +102,14 @@ export const scenarioVariants: ReadonlyArray<readonly [string, Partial<SimVarian
 /**
  * Plays the steps against a fresh simulator of the variant syncing into `store`, then stops the
  * faults and runs every stream once with reconcile: answers the differences between the store and
- * the truth, and any deletes the guard held back (none are implausible here).
+ * the truth, any deletes the guard held back (none are implausible here), and, with `history`
+ * (the store opened with history mode on the synced streams), what breaks history's invariants.
  */
 export async function playScenario(
   store: StoreVerbs,
   steps: readonly Step[],
   variant: Partial<SimVariant> = {},
+  { history = false }: { history?: boolean } = {},
 ): Promise<string[]> {
   const setup = await startSyncSetup(
     store,
@@ -126,7 +129,11 @@ export async function playScenario(
     if (failed.length > 0)
       return failed.map((summary) => `final run of ${summary.stream} failed: ${summary.error}`);
     const held = (await store.heldDeletes()).map((entry) => `held deletes: ${entry.stream}/${entry.scope}`);
-    return [...held, ...(await differencesFromTruth(store, await setup.admin.truth(), syncedStreams))];
+    return [
+      ...held,
+      ...(await differencesFromTruth(store, await setup.admin.truth(), syncedStreams)),
+      ...(history ? await historyDifferences(store, syncedStreams) : []),
+    ];
   } finally {
     await setup.close();
   }

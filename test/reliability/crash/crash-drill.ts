@@ -12,6 +12,7 @@ import { createSimAdminClient, type SimAdminClient } from '../../../src/sim/sim-
 import { openStoreVerbs } from '../../../src/store/open-store.js';
 import { deleteKeysUnder } from '../../jobs/support/queue-fixture.js';
 import { type CliProcess, exitWithin, spawnCli, spawnWorker } from '../../jobs/support/worker-process.js';
+import { historyDifferences } from '../convergence/history-checks.js';
 
 export interface CrashDrillOptions {
   readonly invoices: number;
@@ -57,7 +58,8 @@ const changeKinds = ['create', 'update', 'finalize', 'cancel', 'softDelete'];
  * SIGKILL at random moments and restarted, during the backfill and during incremental runs. A twin
  * simulator (same seed, same changes) is synced once without crashes, so the pages fetched again
  * because of the crashes are counted exactly from the two simulators' request counters. At the
- * end the drilled store must equal its simulator's truth.
+ * end the drilled store must equal its simulator's truth, and its history (on for both streams)
+ * must hold its invariants: a resumed run never writes a version twice.
  */
 export async function runCrashDrill(options: CrashDrillOptions): Promise<CrashDrillReport> {
   const dir = mkdtempSync(join(tmpdir(), 'tms-crash-drill-'));
@@ -74,7 +76,8 @@ export async function runCrashDrill(options: CrashDrillOptions): Promise<CrashDr
       // Only the drilled streams: their child streams do not follow them (the twin syncs them alone).
       JSON.stringify({
         schedule: { cron: '0 0 1 1 *' },
-        streams: { include: streams },
+        // History mode on both: a resumed run must never write a version twice (history-checks.ts).
+        streams: { include: streams, history: streams },
         sync: { pageLimit: options.pageLimit },
       }),
     );
@@ -254,7 +257,10 @@ async function compareWithTruth(storeUrl: string, sim: SimAdminClient): Promise<
   try {
     const result: Array<CrashDrillReport['streams'][number]> = [];
     for (const stream of streams) {
-      const differences = await differencesFromTruth(store, await sim.truth(stream), [stream]);
+      const differences = [
+        ...(await differencesFromTruth(store, await sim.truth(stream), [stream])),
+        ...(await historyDifferences(store, [stream])),
+      ];
       result.push({ stream, rows: await store.countRows(stream, { live: true }), differences });
     }
     return result;

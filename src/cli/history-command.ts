@@ -1,0 +1,64 @@
+import type { Command } from 'commander';
+import { loadSettings } from '../../config/load-settings.js';
+import { openStore } from '../store/open-store.js';
+import type { StoredVersion } from '../store/store.js';
+import { resolveStreams } from '../sync/sync-engine.js';
+import { runCommand, UsageError } from './cli-failure.js';
+import { cliLogger } from './cli-logger.js';
+import { formatTable } from './text-table.js';
+
+export function registerHistoryCommand(program: Command): void {
+  program
+    .command('history')
+    .description(
+      "A record's versions from <stream>__history, oldest first: when each began and ended, what opened it " +
+        '(insert, update, delete, restore), the run that saw it, and the fields that changed. The stream needs ' +
+        'history mode (streams.history in the config, docs/history.md).',
+    )
+    .argument('<stream>', 'a stream of the catalogue')
+    .argument('<id>', "the record's key")
+    .option('--scope <scope>', "the record's scope on a scoped stream: the operator id, or the parent's id")
+    .option('--json', 'print JSON: the versions with their data and typed columns')
+    .action((stream: string, id: string, flags: { scope?: string; json?: boolean }) =>
+      runCommand('history', async () => {
+        const [name] = resolveStreams([stream]);
+        const settings = loadSettings();
+        const store = await openStore(settings.storeUrl, { logger: cliLogger(settings) });
+        try {
+          const versions = await store.history(name!, {
+            id,
+            ...(flags.scope === undefined ? {} : { scope: flags.scope }),
+          });
+          if (versions.length === 0) throw new UsageError(`${name}: no versions of ${id}`);
+          process.stdout.write(
+            flags.json ? `${JSON.stringify(versions, null, 2)}\n` : formatVersions(versions),
+          );
+        } finally {
+          await store.close();
+        }
+        return 0;
+      }),
+    );
+}
+
+/** One line per version; `changed` names the record's top-level fields that differ from the version before. */
+export function formatVersions(versions: readonly StoredVersion[]): string {
+  const rows = versions.map((version, index) => [
+    version.validFrom.toISOString(),
+    version.validTo?.toISOString() ?? '(current)',
+    version.change,
+    version.run === null ? '' : String(version.run),
+    version.sequence === null ? '' : String(version.sequence),
+    version.deletedReason ?? '',
+    index === 0 ? '' : changedFields(versions[index - 1]!.data, version.data).join(', '),
+  ]);
+  return formatTable(['valid_from', 'valid_to', 'change', 'run', 'sequence', 'deleted', 'changed'], rows);
+}
+
+function changedFields(before: unknown, after: unknown): string[] {
+  const a = (before ?? {}) as Record<string, unknown>;
+  const b = (after ?? {}) as Record<string, unknown>;
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter(
+    (field) => JSON.stringify(a[field]) !== JSON.stringify(b[field]),
+  );
+}
