@@ -16,7 +16,7 @@ export type StatementResult =
  * page clones in a fraction of the time of an array per row (BENCHMARKS.md, the whole-process rows).
  */
 export interface UpsertWork {
-  /** `INSERT ... ON CONFLICT DO UPDATE ... WHERE <guards> RETURNING rowid`. */
+  /** `INSERT ... ON CONFLICT DO UPDATE ... WHERE <guards>` (returns nothing: counts from `changes`). */
   readonly upsertSql: string;
   /** `SELECT "sequence" ... WHERE <key>` (scope first when scoped). */
   readonly sequenceSql: string;
