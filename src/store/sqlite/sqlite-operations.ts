@@ -104,8 +104,15 @@ export function sqliteOperations(db: BetterSqlite3.Database): SqliteOperations {
     return { inserted, updated: changed - inserted, unchanged, staleSkipped };
   }
 
+  // The pages committed on this connection lately, by number: a page sent behind another begins
+  // only if that one committed here (write-page.ts, `commitEarly`). A run waits for each page's
+  // commit before it sends the one after next, so the last few are all a page can be sent behind.
+  const committed = new Set<number>();
+  const remembered = 64;
+
   /** A page's whole transaction (`PageWork`): growth, upsert, statements, checks, transition. */
-  function page({ growth, upsert: work, statements, check, transition, rollback }: PageMessage) {
+  function page({ growth, upsert: work, statements, check, transition, rollback, order }: PageMessage) {
+    if (order?.after !== undefined && !committed.has(order.after)) return { refused: 'early' as const };
     db.exec('BEGIN IMMEDIATE');
     try {
       const refuse = (refused: 'schema' | 'state') => {
@@ -122,6 +129,10 @@ export function sqliteOperations(db: BetterSqlite3.Database): SqliteOperations {
       const transitionRow = transition ? prepared(transition.sql).get(transition.params) : undefined;
       if (transition !== undefined && transitionRow === undefined) return refuse('state');
       db.exec(rollback ? 'ROLLBACK' : 'COMMIT');
+      if (order && !rollback) {
+        committed.add(order.page);
+        if (committed.size > remembered) committed.delete(committed.values().next().value!);
+      }
       return { refused: false as const, counts, transitionRow };
     } catch (error) {
       if (db.inTransaction) db.exec('ROLLBACK');
