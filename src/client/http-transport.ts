@@ -1,6 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { Pool } from 'undici';
 import type { ResolvedClientOptions } from './client-options.js';
 import {
   AuthError,
@@ -12,6 +11,7 @@ import {
 } from './errors.js';
 import { parseJsonBody, readErrorBody, readLimitedBody, summarizeErrorBody } from './read-body.js';
 import { parseRetryAfter } from './retry-policy.js';
+import { Pool } from './undici-pool.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -124,6 +124,9 @@ export interface PartitionRun {
   finish(outcome: { result: 'succeeded' | 'failed' | 'aborted'; error: string | null }): Promise<void>;
 }
 
+/** Numbers every page of the process's runs (`WritePageInput.order`). */
+let pageNumbers = 0;
+
 /** Begins a run: reads the partition's state and records the run (`sync_runs`, unless a dry run). */
 export async function openPartitionRun(
   verbs: StoreVerbs,
@@ -141,6 +144,7 @@ export async function openPartitionRun(
   const counts: RunTally = emptyTally();
   let judgedScopes: ScopeTally = noScopes;
   let last: Promise<unknown> = Promise.resolve();
+  let lastPage: number | undefined;
   let failure: { error: unknown } | undefined;
   const check = () => {
     if (failure) throw failure.error;
@@ -194,6 +198,7 @@ export async function openPartitionRun(
       refreshAllChildren: fullCycle && last ? children : [],
       state: transition(page.state),
       after: gate,
+      order: { page: ++pageNumbers, after: lastPage },
     };
   };
 
@@ -209,6 +214,7 @@ export async function openPartitionRun(
       check();
       const previous = last;
       const input = pageInput(page, previous);
+      lastPage = input.order?.page;
       last = (dryRun ? verbs.previewPage(input) : verbs.writePage(input)).then((result) => {
         counts.pages += 1;
         counts.records += page.records.length;

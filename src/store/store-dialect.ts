@@ -73,10 +73,18 @@ export interface PageWork {
   readonly transition?: CompiledQuery | undefined;
   /** Roll back even when everything succeeded (a dry run's preview). */
   readonly rollback: boolean;
+  /**
+   * Where `runsPageWorkInOrder`: this page's number, and the page that must have committed before
+   * it on this connection (else `early`, nothing begun). @default undefined
+   */
+  readonly order?: { readonly page: number; readonly after: number | undefined } | undefined;
 }
 
-/** Why a page's transaction was rolled back without an error: the state or the table's columns moved. */
-export type Refusal = 'state' | 'schema';
+/**
+ * Why a page's transaction was rolled back without an error: the state or the table's columns
+ * moved, or (`early`) the page it was sent behind has not committed.
+ */
+export type Refusal = 'state' | 'schema' | 'early';
 
 export type PageWorkResult =
   | { readonly refused: false; readonly counts: UpsertCounts; readonly transitionRow: unknown }
@@ -134,6 +142,12 @@ export interface StoreDialect {
   enqueueParentsQueries: EnqueueParentsQueries;
   /** Runs a page's transaction (write-page.ts); the SQLite dialect runs it whole on its thread. */
   commitPageWork(work: PageWork): Promise<PageWorkResult>;
+  /**
+   * Page work runs in the order it is sent, each page whole (SQLite: one connection, one queue on
+   * its thread), so a page may be sent before the page before it commits (write-page.ts). With a
+   * pool of connections (PostgreSQL) the pages would run side by side: they are sent in turn.
+   */
+  readonly runsPageWorkInOrder: boolean;
   /** Fills `idSetTable` with the entries (any number: a million is fine), replacing its content. */
   loadIdSet(trx: Transaction<StoreDatabase>, entries: Iterable<IdSetEntry>): Promise<void>;
   /** History mode's triggers, view and run context (docs/history.md). */

@@ -80,6 +80,18 @@ export interface WritePageInput {
    * the page before, so pages commit in order while this one is prepared. @default undefined
    */
   readonly after?: Promise<unknown>;
+  /**
+   * The page's place in its run (partition-run.ts): where the database runs page work in the order
+   * sent (SQLite), a page given the one before may be sent before that one commits, and commits
+   * only if that one did (write-page.ts). @default undefined
+   */
+  readonly order?: PageOrder;
+}
+
+/** A page's number (unique in the process), and the number of the page before it in its run. */
+export interface PageOrder {
+  readonly page: number;
+  readonly after: number | undefined;
 }
 
 export interface PageResult extends UpsertCounts {

@@ -2,9 +2,10 @@ import { refreshAllQueries } from './child-queue.js';
 import { SchemaMovedError } from './errors.js';
 import { historyContext } from './history/history-context.js';
 import { prepareRows } from './prepare-rows.js';
-import type { PageResult, WritePageInput } from './store.js';
+import type { PageOrder, PageResult, WritePageInput } from './store.js';
 import type { StoreContext } from './store-context.js';
 import { scopeValue } from './store-context.js';
+import type { PageWork, PageWorkResult } from './store-dialect.js';
 import { refuseTransition, transitionQuery, transitionState } from './sync-state.js';
 
 /** Runs the page's transaction under the store's retry (store-retry.ts). */
@@ -90,11 +91,19 @@ async function attemptPage(
     transition: input.state && transitionQuery(db, input.state, input.now),
     rollback: run.rollback,
   };
-  let result: Awaited<ReturnType<typeof context.dialect.commitPageWork>>;
+  let result: PageWorkResult;
   try {
-    await run.after;
-    await prepared.ready();
-    result = await run.retry(() => context.dialect.commitPageWork(work));
+    const order = input.order;
+    const commit = (early: boolean) =>
+      run.retry(() =>
+        context.dialect.commitPageWork({
+          ...work,
+          order: order && { page: order.page, after: early ? order.after : undefined },
+        }),
+      );
+    result = sendEarly(context.dialect.runsPageWorkInOrder, work, run, order)
+      ? await commitEarly(commit, prepared.ready(), run.after!)
+      : await commitInTurn(() => commit(false), prepared.ready, run.after);
   } catch (error) {
     await prepared.settle(false);
     throw error;
@@ -108,4 +117,66 @@ async function attemptPage(
   if (result.refused !== false) throw new Error(`unexpected refusal ${result.refused}`);
   const state = input.state && transitionState(result.transitionRow, types);
   return { ...result.counts, drift: prepared.drift, ...(state ? { state } : {}) };
+}
+
+/**
+ * Whether the page may be sent before the page before it committed: only where the dialect runs
+ * page work whole in the order sent, for a real write (not a dry run) that grows no columns and
+ * knows the page before it. The database then refuses it (`early`, nothing begun) unless that page
+ * committed before it on the same connection: whatever the order in which they arrive, and whether
+ * the page before fails, is refused, retried or never sent, this one never commits ahead of it.
+ */
+function sendEarly(
+  inOrder: boolean,
+  work: PageWork,
+  run: { rollback: boolean; after: Promise<void> | undefined },
+  order: PageOrder | undefined,
+): boolean {
+  return (
+    inOrder &&
+    order?.after !== undefined &&
+    run.after !== undefined &&
+    !run.rollback &&
+    work.transition !== undefined &&
+    work.growth === undefined
+  );
+}
+
+/** The page sent once the page before committed (the order the run gives). */
+async function commitInTurn(
+  commit: () => Promise<PageWorkResult>,
+  ready: () => Promise<void>,
+  after: Promise<void> | undefined,
+): Promise<PageWorkResult> {
+  await after;
+  await ready();
+  return commit();
+}
+
+/**
+ * The page sent at once, to wait at the SQLite thread behind the page before: no round trip to
+ * this thread between their transactions (BENCHMARKS.md, "2026-11-24 (later)"). If it committed,
+ * the page before did too, and its counts stand whatever `after` says (an abort that came between
+ * them stops the next page). Refused because it arrived before the page before committed, it is
+ * sent again in turn; if the page before failed or the run was stopped, that is the failure.
+ */
+async function commitEarly(
+  commit: (early: boolean) => Promise<PageWorkResult>,
+  ready: Promise<void>,
+  after: Promise<void>,
+): Promise<PageWorkResult> {
+  const early = ready.then(() => commit(true));
+  early.catch(() => undefined);
+  const before = await after.then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
+  const sent = await early.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  if ('value' in sent && sent.value.refused === false) return sent.value;
+  if (before) throw before.error;
+  if ('error' in sent) throw sent.error;
+  return sent.value.refused === 'early' ? commit(false) : sent.value;
 }

@@ -1,8 +1,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import cronParser from 'cron-parser';
 import { describe, expect, it } from 'vitest';
 import { loadSettings } from '../../config/load-settings.js';
+import { schedulePatternsTakenAsKnown } from '../../config/schedule-settings.js';
 import { defaultSettings } from '../../config/settings.js';
 import { SettingsError } from '../../config/settings-error.js';
 import { streams } from '../../config/streams.js';
@@ -84,6 +86,17 @@ describe('loadSettings', () => {
     expect(errorOf(() => loadSettings({ TMS_SYNC_CONFIG: unknown })).setting).toBe('streamSchedules.nope');
     const both = configFile({ schedule: { everySeconds: 5, cron: '* * * * *' } });
     expect(errorOf(() => loadSettings({ TMS_SYNC_CONFIG: both })).setting).toBe('schedule');
+  });
+
+  it('parses a cron pattern it does not know, and knows only patterns that parse', () => {
+    const bad = configFile({ schedule: { cron: '61 * * * *' } });
+    expect(errorOf(() => loadSettings({ TMS_SYNC_CONFIG: bad })).setting).toBe('schedule.cron');
+    const good = configFile({ schedule: { cron: '*/15 * * * *' } });
+    expect(loadSettings({ TMS_SYNC_CONFIG: good }).schedule).toEqual({ cron: '*/15 * * * *' });
+    expect(schedulePatternsTakenAsKnown.size).toBeGreaterThan(0);
+    for (const pattern of schedulePatternsTakenAsKnown) {
+      expect(() => cronParser.parseExpression(pattern).next()).not.toThrow();
+    }
   });
 
   it('reports an unreadable or invalid JSON config file as TMS_SYNC_CONFIG', () => {

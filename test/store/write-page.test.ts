@@ -117,6 +117,58 @@ describeOnEachDialect('writePage', (fixture) => {
     expect((await store().readRows('invoices')).find((r) => r.id === 'c')!.columns.brand_new).toBe('field');
   });
 
+  it('a page sent behind another commits only after it, and never if it failed', async () => {
+    // Page numbers of this test alone (partition runs number theirs from 1).
+    const [first, failing, behind, early, late] = [1e9 + 1, 1e9 + 2, 1e9 + 3, 1e9 + 4, 1e9 + 5];
+    await write([invoice('a', 1)], {
+      state: { stream: 'invoices', expectedVersion: 0, cursor: 'p1' },
+      order: { page: first, after: undefined },
+    });
+    // The page before fails (its compare-and-set is stale); the one behind it expects the version
+    // the store happens to hold, so only the order, not the version, can keep it out.
+    const a = write([invoice('b', 2)], {
+      state: { stream: 'invoices', expectedVersion: 0, cursor: 'p2' },
+      order: { page: failing, after: first },
+      after: Promise.resolve(),
+    });
+    const b = write([invoice('c', 3)], {
+      state: { stream: 'invoices', expectedVersion: 1, cursor: 'p3' },
+      order: { page: behind, after: failing },
+      after: a,
+    });
+    await expect(a).rejects.toBeInstanceOf(StateConflictError);
+    await expect(b).rejects.toBeInstanceOf(StateConflictError);
+    expect((await store().readRows('invoices')).map((r) => r.id)).toEqual(['a']);
+    expect(await store().readState('invoices')).toMatchObject({ version: 1, cursor: 'p1' });
+
+    // The page behind sent while the one before still waits for its turn (refused, sent again once
+    // that one committed): it commits after it.
+    let release!: () => void;
+    const turn = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const c = write([invoice('d', 4), invoice('a', 5)], {
+      state: { stream: 'invoices', expectedVersion: 1, cursor: 'p4' },
+      order: { page: early, after: undefined },
+      after: turn,
+    });
+    const d = write([invoice('e', 6), invoice('a', 7)], {
+      state: { stream: 'invoices', expectedVersion: 2, cursor: 'p5' },
+      order: { page: late, after: early },
+      after: c,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    expect(await c).toMatchObject({ inserted: 1, updated: 1, state: { version: 2, cursor: 'p4' } });
+    expect(await d).toMatchObject({ inserted: 1, updated: 1, state: { version: 3, cursor: 'p5' } });
+    const rows = await store().readRows('invoices');
+    expect(rows.map((r) => [r.id, r.sequence])).toEqual([
+      ['a', 7],
+      ['d', 4],
+      ['e', 6],
+    ]);
+  });
+
   it('preview writes nothing and reports the same counts', async () => {
     await write([invoice('a', 1), invoice('b', 5)]);
     const page = [invoice('a', 2), invoice('b', 4), invoice('c', 1)];

@@ -31,6 +31,7 @@ export function openPostgresDialect(options: PostgresDialectOptions): StoreDiale
     createPageUpsert: (table) => createPostgresPageUpsert(table),
     enqueueParentsQueries: postgresEnqueueParentsQueries,
     commitPageWork: (work) => pageWorkTransaction(db, work),
+    runsPageWorkInOrder: false,
     loadIdSet: (trx, values) => loadPostgresIdSet(trx, values),
     history: postgresHistory,
   };

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CompiledQuery } from 'kysely';
-import type { StoreDialect } from '../store-dialect.js';
+import type { PageWorkResult, StoreDialect } from '../store-dialect.js';
 import { sqliteEnqueueParentsQueries } from './sqlite-child-queue.js';
 import { sqliteHistory } from './sqlite-history.js';
 import { loadSqliteIdSet } from './sqlite-id-set.js';
@@ -32,10 +32,13 @@ export function openSqliteDialect(options: SqliteDialectOptions): StoreDialect {
     createPageUpsert: (table) => createSqlitePageUpsert(thread, table),
     enqueueParentsQueries: sqliteEnqueueParentsQueries,
     // The whole page transaction is one message: the thread never waits for this one between
-    // statements, so it writes this page while this thread prepares the next.
-    commitPageWork: (work) =>
-      db.connection().execute(() =>
-        thread.page({
+    // statements, so it writes this page while this thread prepares the next. The connection is
+    // held only until the message is sent (the thread runs messages whole and in order), so the
+    // next page's message can wait at the thread behind this one (write-page.ts, "sent early").
+    commitPageWork: async (work) => {
+      let reply: Promise<PageWorkResult> | undefined;
+      await db.connection().execute(async () => {
+        reply = thread.page({
           growth: work.growth && {
             claim: statementOf(work.growth.claim),
             statements: work.growth.statements.map(statementOf),
@@ -46,8 +49,13 @@ export function openSqliteDialect(options: SqliteDialectOptions): StoreDialect {
           check: work.check && statementOf(work.check),
           transition: work.transition && statementOf(work.transition),
           rollback: work.rollback,
-        }),
-      ),
+          order: work.order,
+        });
+        reply.catch(() => undefined);
+      });
+      return reply!;
+    },
+    runsPageWorkInOrder: true,
     loadIdSet: (_trx, values) => loadSqliteIdSet(thread, values),
     history: sqliteHistory,
   };

@@ -64,21 +64,29 @@ export function sqliteOperations(db: BetterSqlite3.Database): SqliteOperations {
     return { changes, lastInsertRowid };
   }
 
-  /** Runs a page upsert row by row; `RETURNING rowid` tells inserted from updated, no row means guarded. */
+  /**
+   * Runs a page upsert row by row with `run` (no RETURNING: a statement that returns nothing costs
+   * the thread a quarter less, BENCHMARKS.md). A row the statement did not change was guarded
+   * (unchanged, or older than the stored one). Of the rows it changed, the inserted ones are what
+   * the table's highest rowid grew by: SQLite gives a new row the highest rowid + 1 (no
+   * AUTOINCREMENT), and the page's transaction holds the write lock; triggers writing other tables
+   * change neither this table's rowids nor `changes`.
+   */
   function upsert(work: UpsertWork): UpsertCounts {
     const write = prepared(work.upsertSql);
     const stored = prepared(work.sequenceSql);
-    const before = (prepared(work.highestSql).get() as { highest: number | null }).highest ?? 0;
-    const counts = { inserted: 0, updated: 0, unchanged: 0, staleSkipped: 0 };
+    const highest = prepared(work.highestSql);
+    const before = (highest.get() as { highest: number | null }).highest ?? 0;
+    let changed = 0;
+    let unchanged = 0;
+    let staleSkipped = 0;
     const { width, constants, varying, values, keyAt, sequenceAt } = work;
     const params: unknown[] = new Array(width);
     for (const [at, value] of constants) params[at] = value;
     for (let offset = 0; offset < values.length; offset += varying.length) {
       for (let i = 0; i < varying.length; i++) params[varying[i]!] = values[offset + i];
-      const written = write.get(params) as { rowid: number } | undefined;
-      if (written !== undefined) {
-        if (written.rowid > before) counts.inserted++;
-        else counts.updated++;
+      if (write.run(params).changes > 0) {
+        changed++;
         continue;
       }
       const sequence = params[sequenceAt] as number | null;
@@ -87,16 +95,33 @@ export function sqliteOperations(db: BetterSqlite3.Database): SqliteOperations {
         sequence !== null &&
         ((stored.get(key) as { sequence: number } | undefined)?.sequence ?? -1) > sequence
       ) {
-        counts.staleSkipped++;
+        staleSkipped++;
       } else {
-        counts.unchanged++;
+        unchanged++;
       }
     }
-    return counts;
+    const inserted = changed === 0 ? 0 : (highest.get() as { highest: number }).highest - before;
+    return { inserted, updated: changed - inserted, unchanged, staleSkipped };
   }
 
+  // The pages committed on this connection lately, by number: a page sent behind another begins
+  // only if that one committed here (write-page.ts, `commitEarly`). A run waits for each page's
+  // commit before it sends the one after next, so the last few are all a page can be sent behind.
+  const committed = new Set<number>();
+  const remembered = 64;
+
   /** A page's whole transaction (`PageWork`): growth, upsert, statements, checks, transition. */
-  function page({ growth, before, upsert: work, statements, check, transition, rollback }: PageMessage) {
+  function page({
+    growth,
+    before,
+    upsert: work,
+    statements,
+    check,
+    transition,
+    rollback,
+    order,
+  }: PageMessage) {
+    if (order?.after !== undefined && !committed.has(order.after)) return { refused: 'early' as const };
     db.exec('BEGIN IMMEDIATE');
     try {
       const refuse = (refused: 'schema' | 'state') => {
@@ -114,6 +139,10 @@ export function sqliteOperations(db: BetterSqlite3.Database): SqliteOperations {
       const transitionRow = transition ? prepared(transition.sql).get(transition.params) : undefined;
       if (transition !== undefined && transitionRow === undefined) return refuse('state');
       db.exec(rollback ? 'ROLLBACK' : 'COMMIT');
+      if (order && !rollback) {
+        committed.add(order.page);
+        if (committed.size > remembered) committed.delete(committed.values().next().value!);
+      }
       return { refused: false as const, counts, transitionRow };
     } catch (error) {
       if (db.inTransaction) db.exec('ROLLBACK');

@@ -16,7 +16,7 @@ export type StatementResult =
  * page clones in a fraction of the time of an array per row (BENCHMARKS.md, the whole-process rows).
  */
 export interface UpsertWork {
-  /** `INSERT ... ON CONFLICT DO UPDATE ... WHERE <guards> RETURNING rowid`. */
+  /** `INSERT ... ON CONFLICT DO UPDATE ... WHERE <guards>` (returns nothing: counts from `changes`). */
   readonly upsertSql: string;
   /** `SELECT "sequence" ... WHERE <key>` (scope first when scoped). */
   readonly sequenceSql: string;
@@ -50,6 +50,8 @@ export interface PageMessage {
   readonly check: Statement | undefined;
   readonly transition: Statement | undefined;
   readonly rollback: boolean;
+  /** The page's number, and the page that must have committed before it here (`PageWork.order`). */
+  readonly order: { readonly page: number; readonly after: number | undefined } | undefined;
 }
 
 /**
@@ -126,18 +128,44 @@ export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
     return worker;
   });
   starting.catch((error: Error) => fail(error));
-  const call = async <T>(op: keyof SqliteOperations, args: unknown): Promise<T> => {
-    if (local && !(ready && local.idle())) return local.run(op, args) as T;
-    local?.close();
-    local = undefined;
-    const worker = await starting;
-    if (failure) throw failure;
+  const post = <T>(worker: Worker, op: keyof SqliteOperations, args: unknown): Promise<T> => {
     const id = nextId++;
     worker.ref();
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
       worker.postMessage({ id, op, args });
     });
+  };
+  // Once the thread is up and no call waits for it, a call posts before it returns: a caller may
+  // give the connection up as soon as its message is on its way (a page transaction is one message,
+  // run whole and in order on the thread), while it waits for the answer.
+  let started: Worker | undefined;
+  let waiting = 0;
+  const call = <T>(op: keyof SqliteOperations, args: unknown): Promise<T> => {
+    if (local && !(ready && local.idle())) {
+      try {
+        return Promise.resolve(local.run(op, args) as T);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    local?.close();
+    local = undefined;
+    if (failure) return Promise.reject(failure);
+    if (started && waiting === 0) return post(started, op, args);
+    waiting++;
+    return starting.then(
+      (worker) => {
+        waiting--;
+        started = worker;
+        if (failure) throw failure;
+        return post<T>(worker, op, args);
+      },
+      (error: unknown) => {
+        waiting--;
+        throw error;
+      },
+    );
   };
   return {
     query: (sql, params) => call('query', { sql, params }),

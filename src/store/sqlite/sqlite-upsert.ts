@@ -9,8 +9,8 @@ import { sqliteTypes } from './sqlite-types.js';
  * The SQLite page upsert: one prepared statement per table, run per row on the SQLite thread
  * inside the caller's transaction: the fastest path measured (BENCHMARKS.md), where the query
  * builder is measurably slower. The values are bound here, on the main thread, and sent as one message.
- * `RETURNING rowid` tells the outcome: no row = guarded (unchanged or stale); a rowid above the
- * table's highest before the statement = inserted (keys are unique within a scope's rows).
+ * The thread tells the outcome from each row's `changes` and the table's highest rowid
+ * (sqlite-operations.ts).
  */
 /** A prepared upsert that also carries its work, so a whole page can go to the thread as one message. */
 export type ThreadUpsert = PreparedUpsert & { readonly work: UpsertWork };
@@ -24,7 +24,7 @@ export function createSqlitePageUpsert(thread: SqliteThread, table: StreamTable)
   const statements = {
     upsertSql:
       `INSERT INTO ${name} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ` +
-      `${conflictClause(table, name, 'IS NOT')} RETURNING rowid`,
+      `${conflictClause(table, name, 'IS NOT')}`,
     sequenceSql: `SELECT "sequence" FROM ${name} WHERE ${scopeFilter}"id" = ?`,
     highestSql: `SELECT max(rowid) AS highest FROM ${name}`,
   };
