@@ -1,6 +1,7 @@
 // undici's index loads every part of it (fetch, WebSocket, cookies, caches, mocks) where the
 // client needs one Pool and its `request`: ~40 ms of every start (BENCHMARKS.md, "What moved the
-// figures"). This loads those alone and puts them together as the index does.
+// figures"). This loads those alone and puts them together as the index does. These paths are not
+// undici's public API: package.json pins undici to one exact version, to be moved on deliberately.
 import type { Pool as UndiciPool } from 'undici';
 import request from 'undici/lib/api/api-request.js';
 import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';

@@ -16,13 +16,17 @@ describeOnEachDialect('a sequence stream', (fixture) => {
     expect(checkpoint.cursor).not.toBeNull();
     // The watermark is never ahead of the data: none before the cycle's last page.
     expect(checkpoint.watermark).toBeNull();
-    expect(await store().countRows('invoices')).toBe(300);
+    // Pages of 100; the abort came after the third page's commit. On SQLite the next page may
+    // already wait at the store's thread behind it (docs/store.md): it commits whole, with its
+    // checkpoint, or not at all.
+    const committed = (await store().countRows('invoices')) / 100;
+    expect([3, 4]).toContain(committed);
 
     const resumed = await setup().engine.runPartition('invoices', '');
     expect(resumed.result).toBe('succeeded');
-    // The resumed run starts at the checkpoint: it fetches only the pages not yet committed (7),
-    // then one catch-up cycle from the new watermark (one empty page, nothing changed meanwhile).
-    expect(resumed.pages).toBe(8);
+    // The resumed run starts at the checkpoint: it fetches only the pages not yet committed (of
+    // 10), then one catch-up cycle from the new watermark (one empty page, nothing changed meanwhile).
+    expect(resumed.pages).toBe(10 - committed + 1);
     expect(await differencesFromTruth(store(), await setup().admin.truth('invoices'), ['invoices'])).toEqual(
       [],
     );
