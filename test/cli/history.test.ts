@@ -1,25 +1,19 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
 import { openStoreVerbs } from '../../src/store/open-store.js';
+import { scenarioVariants } from '../reliability/convergence/scenario.js';
 import { runCli } from '../reliability/support/run-cli.js';
 
-// Issue #17, history mode, as a user types it.
+// Issue #17, history mode, as a user types it, against every variant of the simulator the
+// convergence property uses (record shapes, a renamed sequence field, unsafe ids, envelopes, tokens).
 
 const dir = mkdtempSync(join(tmpdir(), 'tms-history-'));
-let sim: SimHandle;
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-beforeAll(async () => {
-  sim = await startSim({ invoices: 40, clients: 5, operators: 1 });
-});
-afterAll(async () => {
-  await sim.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function changeUpstream(count: number): Promise<void> {
+async function changeUpstream(sim: SimHandle, count: number): Promise<void> {
   const answer = await fetch(`${sim.url}/_sim/changes`, {
     method: 'POST',
     headers: { 'x-sim-admin': sim.options.adminToken, 'content-type': 'application/json' },
@@ -28,50 +22,68 @@ async function changeUpstream(count: number): Promise<void> {
   expect(answer.ok).toBe(true);
 }
 
+/** An invoice with more than one version (it changed between the two syncs). */
+async function changedInvoice(storeUrl: string): Promise<string> {
+  const store = await openStoreVerbs(storeUrl);
+  try {
+    const ids = (await store.readRows('invoices')).map((row) => row.id);
+    const counts = await Promise.all(
+      ids.map(async (id) => [id, (await store.history('invoices', { id })).length] as const),
+    );
+    return counts.find(([, count]) => count > 1)![0];
+  } finally {
+    await store.close();
+  }
+}
+
 describe('tms-sync history', () => {
-  it("switched on in the config, `sync` keeps every version and `history` prints a record's", async () => {
-    const config = join(dir, 'config.jsonc');
-    writeFileSync(config, '{ "streams": { "include": ["invoices"], "invoices": { "history": true } } }\n');
-    const env = {
-      TMS_BASE_URL: sim.url,
-      TMS_API_TOKEN: sim.options.apiToken,
-      STORE_URL: `sqlite:${join(dir, 'store.sqlite')}`,
-      TMS_SYNC_CONFIG: config,
-      LOG_LEVEL: 'silent',
-    };
-    const migrated = await runCli(['migrate'], env);
-    expect(migrated.stdout).toMatch(/^history invoices +history mode on: invoices__history$/m);
-    expect((await runCli(['sync'], env)).code).toBe(0);
-    await changeUpstream(60);
-    expect((await runCli(['sync'], env)).code).toBe(0);
+  it.each(scenarioVariants)(
+    "switched on in the config, `sync` keeps every version and `history` prints a record's (%s)",
+    async (label, variant) => {
+      const sim = await startSim({ invoices: 40, clients: 5, operators: 1, variant });
+      const at = join(dir, label.replace(/\W+/g, '-'));
+      mkdirSync(at);
+      try {
+        const config = join(at, 'config.jsonc');
+        writeFileSync(
+          config,
+          '{ "streams": { "include": ["invoices"], "invoices": { "history": true } } }\n',
+        );
+        const env = {
+          TMS_BASE_URL: sim.url,
+          TMS_API_TOKEN: sim.options.apiToken,
+          STORE_URL: `sqlite:${join(at, 'store.sqlite')}`,
+          TMS_SYNC_CONFIG: config,
+          LOG_LEVEL: 'silent',
+        };
+        const migrated = await runCli(['migrate'], env);
+        expect(migrated.stdout).toMatch(/^history invoices +history mode on: invoices__history$/m);
+        expect((await runCli(['sync'], env)).code).toBe(0);
+        await changeUpstream(sim, 60);
+        expect((await runCli(['sync'], env)).code).toBe(0);
+        const changed = await changedInvoice(env.STORE_URL);
 
-    const store = await openStoreVerbs(env.STORE_URL);
-    let changed: string;
-    try {
-      const ids = (await store.readRows('invoices')).map((row) => row.id);
-      const counts = await Promise.all(
-        ids.map(async (id) => [id, (await store.history('invoices', { id })).length] as const),
-      );
-      changed = counts.find(([, count]) => count > 1)![0];
-    } finally {
-      await store.close();
-    }
+        const printed = await runCli(['history', 'invoices', changed], env);
+        expect(printed.code).toBe(0);
+        const lines = printed.stdout.trimEnd().split('\n');
+        expect(lines[0]).toMatch(/^valid_from +valid_to +change +run +sequence +deleted +changed$/);
+        // The sequence column is empty where the records' sequence field has another name.
+        expect(lines[1]).toMatch(/^\S+Z +\S+Z +insert +\d+( |$)/);
+        expect(lines.at(-1)).toMatch(/\(current\) +(update|delete|restore) +\d+( |$)/);
+        const json = JSON.parse((await runCli(['history', 'invoices', changed, '--json'], env)).stdout);
+        expect(json.length).toBe(lines.length - 1);
+        expect(json.at(-1)).toMatchObject({ id: changed, validTo: null });
+        expect(json[0].validTo).toBe(json[1].validFrom);
 
-    const printed = await runCli(['history', 'invoices', changed], env);
-    expect(printed.code).toBe(0);
-    const lines = printed.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^valid_from +valid_to +change +run +sequence +deleted +changed$/);
-    expect(lines[1]).toMatch(/^\S+Z +\S+Z +insert +\d+ +\d+/);
-    expect(lines.at(-1)).toMatch(/\(current\) +(update|delete|restore) +\d+ +\d+/);
-    const json = JSON.parse((await runCli(['history', 'invoices', changed, '--json'], env)).stdout);
-    expect(json.length).toBe(lines.length - 1);
-    expect(json.at(-1)).toMatchObject({ id: changed, validTo: null });
-    expect(json[0].validTo).toBe(json[1].validFrom);
-
-    const unknown = await runCli(['history', 'invoices', 'no-such-invoice'], env);
-    expect(unknown.code).not.toBe(0);
-    expect(unknown.stderr).toContain('invoices: no versions of no-such-invoice');
-  }, 120_000);
+        const unknown = await runCli(['history', 'invoices', 'no-such-invoice'], env);
+        expect(unknown.code).not.toBe(0);
+        expect(unknown.stderr).toContain('invoices: no versions of no-such-invoice');
+      } finally {
+        await sim.close();
+      }
+    },
+    120_000,
+  );
 
   it('`history` of a stream whose history was never on says how to switch it on', async () => {
     const env = { STORE_URL: `sqlite:${join(dir, 'off.sqlite')}`, LOG_LEVEL: 'silent' };
