@@ -9,7 +9,13 @@ import {
   TimeoutError,
   TmsError,
 } from './errors.js';
-import { parseJsonBody, readErrorBody, readLimitedBody, summarizeErrorBody } from './read-body.js';
+import {
+  parseJsonBody,
+  type ReceivedJson,
+  readErrorBody,
+  readLimitedBody,
+  summarizeErrorBody,
+} from './read-body.js';
 import { parseRetryAfter } from './retry-policy.js';
 import { Pool } from './undici-pool.js';
 
@@ -33,8 +39,8 @@ export interface HttpResponse<B> {
 
 /** Sends one request (no retry, no auth) over the origin's keep-alive Pool; non-2xx throws. */
 export interface HttpTransport {
-  /** The parsed JSON body (`undefined` when empty), read within maxBodyBytes. */
-  sendJson(request: HttpRequest): Promise<HttpResponse<unknown>>;
+  /** The JSON body, parsed and as text, read within maxBodyBytes. */
+  sendJson(request: HttpRequest): Promise<HttpResponse<ReceivedJson>>;
   /** The body as a stream: the caller must consume or destroy it. */
   sendStream(request: HttpRequest): Promise<HttpResponse<Readable>>;
   close(): Promise<void>;

@@ -44,7 +44,12 @@ export interface Page {
   readonly maxSequence: number | undefined;
   /** 1-based position of the page in this pass. */
   readonly pageNumber: number;
+  /** The answer's text, and the keys leading from its root to the array `items` were parsed from. */
+  readonly received: { readonly text: string; readonly path: readonly string[] };
 }
+
+/** Where a page envelope holds its items (docs/api.md, Envelopes). */
+const itemsPath = ['data', 'items'] as const;
 
 const defaultMaxEmptyPages = 10;
 
@@ -71,7 +76,7 @@ export async function* paginate<L extends ListingDefinition>(
   const stopped = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stopped.signal]) : stopped.signal;
   const fetchPage = (cursor: string | undefined) =>
-    core.json({
+    core.received({
       method: 'GET',
       path,
       auth: 'rest',
@@ -85,7 +90,8 @@ export async function* paginate<L extends ListingDefinition>(
   try {
     for (let pageNumber = 1; ; pageNumber++) {
       if (cursor !== undefined) seen.add(cursor);
-      const data = pageData(await next, target);
+      const answer = await next;
+      const data = pageData(answer.value, target);
       const items = recordObjects(data.items ?? [], target);
       if (limit !== undefined && items.length > limit) {
         throw new PaginationError(
@@ -109,6 +115,7 @@ export async function* paginate<L extends ListingDefinition>(
         hasMore: data.hasMore,
         maxSequence: data.maxSequence,
         pageNumber,
+        received: { text: answer.text, path: itemsPath },
       };
       if (!data.hasMore) return;
       cursor = data.nextCursor;

@@ -38,15 +38,23 @@ export function cancelBody(body: Readable): void {
   body.destroy();
 }
 
-/** Parses a success body as JSON; an empty body is `undefined`. */
-export function parseJsonBody(bytes: Buffer, target: RequestTarget): unknown {
-  if (bytes.length === 0) return undefined;
+/** A JSON answer: the value parsed, and the text it was parsed from. */
+export interface ReceivedJson {
+  /** `undefined` when the body is empty. */
+  readonly value: unknown;
+  readonly text: string;
+}
+
+/** Parses a success body as JSON, keeping its text (a listing's records are stored from it). */
+export function parseJsonBody(bytes: Buffer, target: RequestTarget): ReceivedJson {
+  const text = bytes.toString('utf8');
+  if (text.length === 0) return { value: undefined, text };
   try {
-    return JSON.parse(bytes.toString('utf8'));
+    return { value: JSON.parse(text), text };
   } catch (error) {
     throw new ResponseValidationError('response body is not valid JSON', {
       target,
-      body: truncateText(bytes.toString('utf8')),
+      body: truncateText(text),
       cause: error,
     });
   }

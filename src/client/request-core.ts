@@ -16,7 +16,7 @@ import {
 } from './errors.js';
 import type { HttpMethod, HttpRequest, HttpResponse, HttpTransport } from './http-transport.js';
 import { createOriginHealth, type OriginHealth, type OriginHealthView } from './origin-health.js';
-import { cancelBody } from './read-body.js';
+import { cancelBody, type ReceivedJson } from './read-body.js';
 import { createLocalBudget } from './request-budget.js';
 import { buildQuery, type QueryParams } from './request-path.js';
 import { assertValid } from './response-checks.js';
@@ -48,6 +48,8 @@ export interface ApiRequest {
 export interface RequestCore {
   /** The parsed JSON answer (`undefined` when the body is empty). */
   json(request: ApiRequest): Promise<unknown>;
+  /** The JSON answer, parsed and as the text it was parsed from. */
+  received(request: ApiRequest): Promise<ReceivedJson>;
   /** Hands the answer's body to `consume`; the body is destroyed afterwards whatever happens. */
   stream<T>(request: ApiRequest, consume: (response: HttpResponse<Readable>) => Promise<T>): Promise<T>;
   /** The first login, sent once, until one succeeded (auth-session.ts `check`); throws its error as it is. */
@@ -194,7 +196,7 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
         body: { apiToken: options.apiToken },
         signal,
       },
-      (http) => transport.sendJson(http).then((response) => response.body),
+      (http) => transport.sendJson(http).then((response) => response.body.value),
     ).catch((error) => {
       if (error instanceof HttpStatusError && (error.status === 401 || error.status === 403)) {
         throw new AuthError('TMS_AUTH_LOGIN_FAILED', `the API token was refused (${error.status})`, {
@@ -214,7 +216,10 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
     checkLogin: (signal) => session.check(signal),
     health: () => health.view(),
     traffic: () => ({ ...counts, ...limit.view(), breaker: health.view().state }),
-    json: (request) => send(request, (http) => transport.sendJson(http)).then((response) => response.body),
+    json: (request) =>
+      send(request, (http) => transport.sendJson(http)).then((response) => response.body.value),
+    received: (request) =>
+      send(request, (http) => transport.sendJson(http)).then((response) => response.body),
     stream: (request, consume) =>
       send(request, (http) => transport.sendStream(http)).then(async (response) => {
         try {

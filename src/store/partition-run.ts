@@ -2,6 +2,7 @@ import { type ChildWork, createChildWork } from './child-work.js';
 import { type DeleteGuard, noScopes, type ScopeTally } from './delete-guard.js';
 import type {
   PageResult,
+  ReceivedRecords,
   RunTrigger,
   ScopeReplacement,
   StateTransition,
@@ -62,6 +63,8 @@ export interface PageCommit {
   /** The scope value (operator id) of a scoped stream. */
   readonly scope?: string;
   readonly records: readonly StoreRecord[];
+  /** The answer the records were parsed from, item for item (`WritePageInput.received`). @default undefined */
+  readonly received?: ReceivedRecords | undefined;
   readonly state: PageState;
   /** Records of a `status=deleted` listing: stored deleted, reason `upstream`. @default false */
   readonly deletedUpstream?: boolean;
@@ -193,6 +196,7 @@ export async function openPartitionRun(
       now: now(),
       ...(page.scope === undefined ? {} : { scope: page.scope }),
       records: page.records,
+      received: page.received,
       deletedUpstream: page.deletedUpstream ?? false,
       enqueueChildren: fullCycle ? [] : children,
       refreshAllChildren: fullCycle && last ? children : [],

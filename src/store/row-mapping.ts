@@ -10,6 +10,8 @@ export interface MappedRow {
   /** The record as received; the dialect's upsert serializes it for `data` (stored-record.ts). */
   readonly record: unknown;
   readonly values: readonly ColumnValue[];
+  /** The record's index in the list mapped (its item in `WritePageInput.received`). */
+  readonly position: number;
 }
 
 /** Maps one list of a stream's records to rows, noting drift and fields without a column. */
@@ -25,8 +27,9 @@ export function createRowMapper(table: StreamTable): RowMapper {
   return (records, observations) => {
     const rows: MappedRow[] = [];
     const indexById = new Map<string, number>();
-    for (const { key, sequence, data } of records) {
-      const row = { id: key, sequence, record: data, values: walk(data, observations) };
+    for (let position = 0; position < records.length; position++) {
+      const { key, sequence, data } = records[position]!;
+      const row = { id: key, sequence, record: data, values: walk(data, observations), position };
       const index = indexById.get(key);
       if (index === undefined) indexById.set(key, rows.push(row) - 1);
       else if (wins(row.sequence, rows[index]!.sequence)) rows[index] = row;

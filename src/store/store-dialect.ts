@@ -4,6 +4,7 @@ import type { ColumnValue } from './columns/column-values.js';
 import type { StoreDatabase } from './database.js';
 import type { HistorySql } from './history/history-dialect.js';
 import type { MappedRow } from './row-mapping.js';
+import type { ReceivedRecords } from './store.js';
 import type { StreamTable } from './stream-tables.js';
 
 /** Why a row is marked deleted (docs/store.md). */
@@ -25,6 +26,11 @@ export interface PageUpsertInput {
   readonly deletedReason: DeleteReason | null;
   /** The run writing: a table in history mode records it on the rows it inserts. @default null */
   readonly runId?: number | null;
+  /**
+   * With one group: the answer its rows were parsed from, each row's record the item at its
+   * `position` (WritePageInput.received), and how many records were parsed. @default undefined
+   */
+  readonly received?: (ReceivedRecords & { readonly count: number }) | undefined;
 }
 
 /** What a page upsert did, row by row; the four counts add up to the rows given. */

@@ -66,6 +66,12 @@ export interface WritePageInput {
   /** The scope value (operator id, parent id); required exactly for scoped streams. */
   readonly scope?: string;
   readonly records: readonly StoreRecord[];
+  /**
+   * The answer the records were parsed from, where `records[i]` is item i of the JSON array at
+   * `path` in `text`, parsed as JSON.parse does: a dialect may store each record's `data` from that text rather than
+   * serialize it again (SQLite does). @default undefined
+   */
+  readonly received?: ReceivedRecords | undefined;
   readonly now: Date;
   readonly runId: number | null;
   /** The records come from a `status=deleted` listing: stored with `deleted_at` and reason `upstream`. */
@@ -86,6 +92,12 @@ export interface WritePageInput {
    * only if that one did (write-page.ts). @default undefined
    */
   readonly order?: PageOrder;
+}
+
+/** An answer's text, and the keys leading from its root to the records' array (`['data', 'items']`). */
+export interface ReceivedRecords {
+  readonly text: string;
+  readonly path: readonly string[];
 }
 
 /** A page's number (unique in the process), and the number of the page before it in its run. */

@@ -76,6 +76,7 @@ async function attemptPage(
       deletedAt: deleted ? now : null,
       deletedReason: deleted ? 'upstream' : null,
       runId: input.runId,
+      received: input.received && { ...input.received, count: input.records.length },
     }),
     statements: [
       ...prepared.statements,

@@ -98,6 +98,7 @@ async function commitPages(
     // Returns once the page before it committed: the next page is fetched while this one is written.
     await run.commitPage({
       records: keyedRecords(definition, page.items, origin, sequenceOf),
+      received: page.received,
       deletedUpstream: partition.partition === deletedPartition,
       fullCycle,
       state: last

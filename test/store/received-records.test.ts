@@ -1,0 +1,89 @@
+import { expect, it } from 'vitest';
+import type { JsonObject } from '../../schemas/json-object.js';
+import { describeOnEachDialect, useStore } from '../support/on-each-dialect.js';
+import { keyed, now } from './records.js';
+
+/** What JSON.parse reads from an answer: the records of `data.items`. */
+function parsedItems(text: string): JsonObject[] {
+  return (JSON.parse(text) as { data: { items: JsonObject[] } }).data.items;
+}
+
+describeOnEachDialect('a page written with the answer its records were parsed from', (fixture) => {
+  const store = useStore(fixture);
+
+  const writeAnswer = (text: string, records = parsedItems(text)) =>
+    store().writePage({
+      stream: 'invoices',
+      records: keyed(records),
+      received: { text, path: ['data', 'items'] },
+      now,
+      runId: null,
+    });
+
+  const storedData = async () =>
+    Object.fromEntries((await store().readRows('invoices')).map((row) => [row.id, row.data]));
+
+  const storedText = async (id: string) => {
+    const [row] = await fixture.query<{ data: string }>(
+      await fixture.url(),
+      `select data from invoices where id = '${id}'`,
+    );
+    return row!.data;
+  };
+
+  it('stores every record as JSON.parse read it, and on SQLite as the TMS spelled it', async () => {
+    const text = `{ "data" : { "hasMore": false, "items" : [
+      { "id" : "a", "sequence" : 1, "net" : 1.50, "name" : "Caf\\u00e9", "big" : 12345678901234567890 },
+      {"id":"b","sequence":2,"lines":[ {"qty" : 2}, [] , null ],"note":"tab\\tslash\\/"}
+    ] } }`;
+    const result = await writeAnswer(text);
+    expect(result).toMatchObject({ inserted: 2, updated: 0 });
+    const [a, b] = parsedItems(text);
+    expect(await storedData()).toEqual({ a, b });
+    if (fixture.dialect === 'sqlite') {
+      // Not serialized again: numbers and escapes as received, the whitespace between tokens gone.
+      expect(await storedText('a')).toBe(
+        '{"id":"a","sequence":1,"net":1.50,"name":"Caf\\u00e9","big":12345678901234567890}',
+      );
+      expect(await storedText('b')).toBe(
+        '{"id":"b","sequence":2,"lines":[{"qty":2},[],null],"note":"tab\\tslash\\/"}',
+      );
+    }
+    expect(await writeAnswer(text)).toMatchObject({ unchanged: 2 });
+  });
+
+  it('a key given twice on the way to the items: the records JSON.parse read are stored', async () => {
+    // JSON.parse keeps the last `data`; a JSON path would find the first.
+    const text =
+      '{"data":{"items":[{"id":"a","sequence":1,"v":"first"},{"id":"b","sequence":2,"v":"first"}]},' +
+      '"data":{"items":[{"id":"a","sequence":1,"v":1},{"id":"b","sequence":2,"v":2}]}}';
+    expect(await writeAnswer(text)).toMatchObject({ inserted: 2 });
+    expect(await storedData()).toEqual({ a: parsedItems(text)[0], b: parsedItems(text)[1] });
+  });
+
+  it('a page listing a key twice keeps the record of the higher sequence', async () => {
+    const text =
+      '{"data":{"items":[{"id":"a","sequence":2,"v":"new"},{"id":"b","sequence":1},' +
+      '{"id":"a","sequence":1,"v":"old"}]}}';
+    expect(await writeAnswer(text)).toMatchObject({ inserted: 2 });
+    expect((await storedData()).a).toEqual({ id: 'a', sequence: 2, v: 'new' });
+  });
+
+  it('a record nested deeper than SQLite reads JSON is stored as parsed', async () => {
+    const levels = 1_500;
+    const deep = `${'{"n":'.repeat(levels)}1${'}'.repeat(levels)}`;
+    const text = `{"data":{"items":[{"id":"a","sequence":1},{"id":"b","sequence":2,"deep":${deep}}]}}`;
+    expect(await writeAnswer(text)).toMatchObject({ inserted: 2 });
+    expect(await storedData()).toEqual({ a: parsedItems(text)[0], b: parsedItems(text)[1] });
+  });
+
+  it('a record holding U+0000 is stored as its JSON text, on a page of records that do not', async () => {
+    const text = '{"data":{"items":[{"id":"a","sequence":1},{"id":"b","sequence":2,"note":"x\\u0000y"}]}}';
+    expect(await writeAnswer(text)).toMatchObject({ inserted: 2 });
+    expect(await storedData()).toEqual({ a: parsedItems(text)[0], b: parsedItems(text)[1] });
+    if (fixture.dialect === 'sqlite') {
+      expect(await storedText('a')).toBe('{"id":"a","sequence":1}');
+      expect(await storedText('b')).toBe(JSON.stringify('{"id":"b","sequence":2,"note":"x\\u0000y"}'));
+    }
+  });
+});
