@@ -48,6 +48,12 @@ export interface OpenRunInput {
   readonly signal?: AbortSignal | undefined;
   /** Told after every commit (progress). @default nothing */
   readonly onCommit?: (counts: Readonly<RunTally>) => void;
+  /**
+   * The run commits at most this many pages (`sync.maxRunPages`): a page after them is handed on
+   * only once they committed, when `onCommit` has aborted `signal` (sync/run-bound.ts), so it is
+   * never sent ahead to the database behind the last. @default no bound
+   */
+  readonly maxPages?: number;
 }
 
 /** Where a committed page leaves the partition's state. */
@@ -148,6 +154,8 @@ export async function openPartitionRun(
   let judgedScopes: ScopeTally = noScopes;
   let last: Promise<unknown> = Promise.resolve();
   let lastPage: number | undefined;
+  const maxPages = input.maxPages ?? Number.POSITIVE_INFINITY;
+  let handed = 0;
   let failure: { error: unknown } | undefined;
   const check = () => {
     if (failure) throw failure.error;
@@ -216,6 +224,13 @@ export async function openPartitionRun(
     async commitPage(page) {
       stopIfAborted();
       check();
+      if (handed >= maxPages) {
+        await last.catch(() => undefined);
+        check();
+        stopIfAborted();
+        throw new Error(`the run committed the ${maxPages} pages it may commit`);
+      }
+      handed += 1;
       const previous = last;
       const input = pageInput(page, previous);
       lastPage = input.order?.page;

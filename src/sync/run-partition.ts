@@ -46,6 +46,7 @@ export async function runPartition(
       dryRun: options.dryRun ?? false,
       guard: guardOf(ctx.settings, options),
       signal,
+      maxPages: ctx.settings.sync.maxRunPages,
       onCommit: (counts) => {
         bound.committed(counts.pages);
         options.onProgress?.({ ...counts, stream, partition, elapsedMs: Date.now() - started });
