@@ -90,8 +90,9 @@ export interface PageCommit {
  * - the dry run: decided once here (every write rolled back, for its counts);
  * - the child streams a parent's pages and deletes concern, from the catalogue;
  * - the counts, the progress reports and the run's `sync_runs` row.
- * Pages commit in the order given; `commitPage` returns once the page before it committed, so
- * the caller fetches the next page while this one is written (`flush` waits for the last).
+ * Pages commit in the order given; `commitPage` returns once the page two before it committed
+ * (`pagesInFlight`), so the caller fetches and prepares the next page while the database writes
+ * this one and the one before (`flush` waits for the last).
  */
 export interface PartitionRun {
   readonly stream: string;
@@ -133,6 +134,14 @@ export interface PartitionRun {
   finish(outcome: { result: 'succeeded' | 'failed' | 'aborted'; error: string | null }): Promise<void>;
 }
 
+/**
+ * Pages a run holds given but not yet committed when `commitPage` returns. With one, this thread
+ * waited on every commit the database was slower with (the TMS and the other thread share the
+ * cores): two kept the whole process 5% faster (BENCHMARKS.md, "2026-11-24 (received text)"). A
+ * crash loses at most these pages and the one being prepared.
+ */
+const pagesInFlight = 2;
+
 /** Numbers every page of the process's runs (`WritePageInput.order`). */
 let pageNumbers = 0;
 
@@ -156,6 +165,7 @@ export async function openPartitionRun(
   let lastPage: number | undefined;
   const maxPages = input.maxPages ?? Number.POSITIVE_INFINITY;
   let handed = 0;
+  const uncommitted: Promise<unknown>[] = [];
   let failure: { error: unknown } | undefined;
   const check = () => {
     if (failure) throw failure.error;
@@ -245,7 +255,8 @@ export async function openPartitionRun(
       last.catch((error: unknown) => {
         failure ??= { error };
       });
-      await previous.catch(() => undefined);
+      uncommitted.push(last);
+      if (uncommitted.length > pagesInFlight) await uncommitted.shift()!.catch(() => undefined);
       check();
     },
     async flush() {

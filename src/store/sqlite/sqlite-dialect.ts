@@ -1,17 +1,12 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CompiledQuery } from 'kysely';
-import type { PageWork, StoreDialect } from '../store-dialect.js';
+import type { PageWorkResult, StoreDialect } from '../store-dialect.js';
 import { sqliteEnqueueParentsQueries } from './sqlite-child-queue.js';
 import { sqliteHistory } from './sqlite-history.js';
 import { loadSqliteIdSet } from './sqlite-id-set.js';
 import { createSqliteKysely } from './sqlite-kysely.js';
-import {
-  type Statement,
-  startSqliteThread,
-  type ThreadPageResult,
-  type UpsertWork,
-} from './sqlite-thread.js';
+import { type Statement, startSqliteThread } from './sqlite-thread.js';
 import { sqliteTypes } from './sqlite-types.js';
 import { createSqlitePageUpsert, type ThreadUpsert } from './sqlite-upsert.js';
 
@@ -30,30 +25,6 @@ export function openSqliteDialect(options: SqliteDialectOptions): StoreDialect {
   if (options.path !== ':memory:') makeParents(dirname(options.path));
   const thread = startSqliteThread({ path: options.path, busyTimeoutMs: options.busyTimeoutMs ?? 5000 });
   const db = createSqliteKysely(thread);
-  // The whole page transaction is one message: the thread never waits for this one between
-  // statements, so it writes this page while this thread prepares the next. The connection is
-  // held only until the message is sent (the thread runs messages whole and in order), so the
-  // next page's message can wait at the thread behind this one (write-page.ts, "sent early").
-  const sendPageWork = async (work: PageWork, upsert: UpsertWork): Promise<ThreadPageResult> => {
-    let reply: Promise<ThreadPageResult> | undefined;
-    await db.connection().execute(async () => {
-      reply = thread.page({
-        growth: work.growth && {
-          claim: statementOf(work.growth.claim),
-          statements: work.growth.statements.map(statementOf),
-        },
-        before: work.before.map(statementOf),
-        upsert,
-        statements: work.statements.map(statementOf),
-        check: work.check && statementOf(work.check),
-        transition: work.transition && statementOf(work.transition),
-        rollback: work.rollback,
-        order: work.order,
-      });
-      reply.catch(() => undefined);
-    });
-    return reply!;
-  };
   return {
     name: 'sqlite',
     db,
@@ -65,13 +36,24 @@ export function openSqliteDialect(options: SqliteDialectOptions): StoreDialect {
     // held only until the message is sent (the thread runs messages whole and in order), so the
     // next page's message can wait at the thread behind this one (write-page.ts, "sent early").
     commitPageWork: async (work) => {
-      const upsert = work.upsert as ThreadUpsert;
-      const reply = await sendPageWork(work, upsert.work);
-      if (reply.refused !== 'received') return reply;
-      // SQLite could not cut the records from the answer as JSON.parse read them: serialized here.
-      const again = await sendPageWork(work, upsert.serialized());
-      if (again.refused === 'received') throw new Error('the SQLite thread refused serialized records');
-      return again;
+      let reply: Promise<PageWorkResult> | undefined;
+      await db.connection().execute(async () => {
+        reply = thread.page({
+          growth: work.growth && {
+            claim: statementOf(work.growth.claim),
+            statements: work.growth.statements.map(statementOf),
+          },
+          before: work.before.map(statementOf),
+          upsert: (work.upsert as ThreadUpsert).work,
+          statements: work.statements.map(statementOf),
+          check: work.check && statementOf(work.check),
+          transition: work.transition && statementOf(work.transition),
+          rollback: work.rollback,
+          order: work.order,
+        });
+        reply.catch(() => undefined);
+      });
+      return reply!;
     },
     runsPageWorkInOrder: true,
     loadIdSet: (_trx, values) => loadSqliteIdSet(thread, values),

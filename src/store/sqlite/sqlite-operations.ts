@@ -3,21 +3,14 @@
 // starting thread runs the same ones on a connection of its own until the thread is up. It imports
 // only types, so the thread's module bundles on its own.
 import type BetterSqlite3 from 'better-sqlite3';
-import type { UpsertCounts } from '../store-dialect.js';
-import type {
-  PageMessage,
-  ReceivedData,
-  Statement,
-  StatementResult,
-  ThreadPageResult,
-  UpsertWork,
-} from './sqlite-thread.js';
+import type { PageWorkResult, UpsertCounts } from '../store-dialect.js';
+import type { PageMessage, ReceivedData, Statement, StatementResult, UpsertWork } from './sqlite-thread.js';
 
 /** One operation of a message, by name. */
 export interface SqliteOperations {
   query(statement: Statement): StatementResult;
   upsert(work: UpsertWork): UpsertCounts;
-  page(message: PageMessage): ThreadPageResult;
+  page(message: PageMessage): PageWorkResult;
   loadIdSet(input: { table: string; pairs: ReadonlyArray<readonly [string, string]> }): void;
   close(): void;
 }
@@ -79,9 +72,7 @@ export function sqliteOperations(db: BetterSqlite3.Database): SqliteOperations {
    * AUTOINCREMENT), and the page's transaction holds the write lock; triggers writing other tables
    * change neither this table's rowids nor `changes`.
    */
-  function upsert(work: UpsertWork, texts = work.received && receivedTexts(work.received)): UpsertCounts {
-    if (work.received && texts === undefined)
-      throw new Error('the answer the records came from cannot be read');
+  function upsert(work: UpsertWork): UpsertCounts {
     const write = prepared(work.upsertSql);
     const stored = prepared(work.sequenceSql);
     const highest = prepared(work.highestSql);
@@ -89,12 +80,12 @@ export function sqliteOperations(db: BetterSqlite3.Database): SqliteOperations {
     let changed = 0;
     let unchanged = 0;
     let staleSkipped = 0;
-    const { width, constants, varying, values, keyAt, sequenceAt } = work;
+    const { width, constants, varying, values, keyAt, sequenceAt, received } = work;
     const params: unknown[] = new Array(width);
     for (const [at, value] of constants) params[at] = value;
     for (let offset = 0; offset < values.length; offset += varying.length) {
       for (let i = 0; i < varying.length; i++) params[varying[i]!] = values[offset + i];
-      if (texts) params[work.received!.dataAt] = texts[params[work.received!.dataAt] as number];
+      if (received) params[received.dataAt] = receivedData(received, params[received.dataAt] as number);
       if (write.run(params).changes > 0) {
         changed++;
         continue;
@@ -115,8 +106,8 @@ export function sqliteOperations(db: BetterSqlite3.Database): SqliteOperations {
   }
 
   // The pages committed on this connection lately, by number: a page sent behind another begins
-  // only if that one committed here (write-page.ts, `commitEarly`). A run waits for each page's
-  // commit before it sends the one after next, so the last few are all a page can be sent behind.
+  // only if that one committed here (write-page.ts, `commitEarly`). A run has at most a few pages
+  // sent and not committed (partition-run.ts, `pagesInFlight`): the last few are all it needs.
   const committed = new Set<number>();
   const remembered = 64;
 
@@ -132,9 +123,6 @@ export function sqliteOperations(db: BetterSqlite3.Database): SqliteOperations {
     order,
   }: PageMessage) {
     if (order?.after !== undefined && !committed.has(order.after)) return { refused: 'early' as const };
-    // Cut outside the write lock: the page's longest step that needs none.
-    const texts = work.received && receivedTexts(work.received);
-    if (work.received && texts === undefined) return { refused: 'received' as const };
     db.exec('BEGIN IMMEDIATE');
     try {
       const refuse = (refused: 'schema' | 'state') => {
@@ -146,7 +134,7 @@ export function sqliteOperations(db: BetterSqlite3.Database): SqliteOperations {
         for (const { sql, params } of growth.statements) prepared(sql).run(params);
       }
       for (const { sql, params } of before) prepared(sql).run(params);
-      const counts = upsert(work, texts);
+      const counts = upsert(work);
       for (const { sql, params } of statements) prepared(sql).run(params);
       if (check && prepared(check.sql).get(check.params) === undefined) return refuse('schema');
       const transitionRow = transition ? prepared(transition.sql).get(transition.params) : undefined;
@@ -163,28 +151,6 @@ export function sqliteOperations(db: BetterSqlite3.Database): SqliteOperations {
     }
   }
 
-  /**
-   * The JSON text of each record of an answer, cut from it by SQLite's JSON parser (off the main
-   * thread, which then never serializes a record again), in the answer's spelling, minified.
-   * Undefined where that could differ from what JSON.parse read: a key on the path given twice
-   * (JSON.parse keeps the last, SQLite's path the first), another count of items, or a text SQLite
-   * refuses (nested deeper than its limit of 1000).
-   */
-  function receivedTexts(received: ReceivedData): string[] | undefined {
-    let texts: string[];
-    try {
-      const statement = prepared(itemsSql(received.path)).pluck(true);
-      texts = statement.all(
-        received.text,
-        ...checkParams(received.path),
-        jsonPath(received.path),
-      ) as string[];
-    } catch {
-      return undefined;
-    }
-    return texts.length === received.count ? texts : undefined;
-  }
-
   /** Fills the connection's temporary id set with (scope, value) pairs, replacing what it held. */
   function loadIdSet({ table, pairs }: { table: string; pairs: ReadonlyArray<readonly [string, string]> }) {
     db.exec(
@@ -198,25 +164,7 @@ export function sqliteOperations(db: BetterSqlite3.Database): SqliteOperations {
   return { query, upsert, page, loadIdSet, close: () => db.close() };
 }
 
-/**
- * The items at `path` in one answer, each as JSON text, provided every key on the path occurs once
- * in its object (else no row). The answer is parsed once, into JSONB.
- */
-function itemsSql(path: readonly string[]): string {
-  const unique = path.map(() => `(SELECT count(*) FROM answer, json_each(answer.j, ?) WHERE key = ?) = 1`);
-  return (
-    'WITH answer(j) AS MATERIALIZED (SELECT jsonb(?)), ' +
-    `checked(ok) AS MATERIALIZED (SELECT ${unique.join(' AND ')}) ` +
-    'SELECT value FROM answer, checked, json_each(answer.j, ?) WHERE checked.ok'
-  );
-}
-
-/** The parameters of `itemsSql`'s checks: each key, with the path of the object holding it. */
-function checkParams(path: readonly string[]): string[] {
-  return path.flatMap((key, index) => [jsonPath(path.slice(0, index)), key]);
-}
-
-/** A JSON path of object keys (`$."data"."items"`); the keys are the client's own, never a TMS's. */
-function jsonPath(keys: readonly string[]): string {
-  return `$${keys.map((key) => `."${key}"`).join('')}`;
+/** A record's `data` cut from the answer's text: the slice of the item at `position`. */
+function receivedData(received: ReceivedData, position: number): string {
+  return received.text.slice(received.slices[position * 2], received.slices[position * 2 + 1]);
 }

@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { ReceivedRecords } from '../store.js';
 import type { PageWorkResult, UpsertCounts } from '../store-dialect.js';
 import { openSqliteConnection, type SqliteOperations, sqliteOperations } from './sqlite-operations.js';
 import { threadScript } from './sqlite-thread-script.js';
@@ -35,22 +34,20 @@ export interface UpsertWork {
   readonly keyAt: readonly number[];
   readonly sequenceAt: number;
   /**
-   * When set, the rows' `data` come from the answer's text, one JSON text per record cut from it
-   * by SQLite (sqlite-operations.ts, `receivedTexts`): each row holds at `dataAt` its record's
-   * index in `received.path` instead. @default undefined
+   * When set, the rows' `data` are slices of the answer's text (item-slices.ts): each row holds at
+   * `dataAt` its record's position in the answer instead. @default undefined
    */
   readonly received?: ReceivedData | undefined;
 }
 
-/** The answer a page's records were parsed from (WritePageInput.received), and how many it holds. */
-export interface ReceivedData extends ReceivedRecords {
-  readonly count: number;
+/** The answer a page's records were parsed from, and where each record is in it. */
+export interface ReceivedData {
+  readonly text: string;
+  /** Start and end of each item: [start0, end0, start1, end1, ...]. */
+  readonly slices: Int32Array;
   /** The position of `data` among a row's parameters. */
   readonly dataAt: number;
 }
-
-/** What the thread answers a page: a page work result, or the refusal of a received answer. */
-export type ThreadPageResult = PageWorkResult | { readonly refused: 'received' };
 
 /** A compiled statement for the thread. */
 export interface Statement {
@@ -80,12 +77,8 @@ export interface PageMessage {
 export interface SqliteThread {
   query(sql: string, params: readonly unknown[]): Promise<StatementResult>;
   upsert(work: UpsertWork): Promise<UpsertCounts>;
-  /**
-   * BEGIN IMMEDIATE, the upsert, the statements, the transition (no row: rollback), COMMIT.
-   * Refused `received`, nothing begun, when SQLite cannot cut the answer's text into the records
-   * JSON.parse read from it (the caller sends the page again with `data` serialized).
-   */
-  page(message: PageMessage): Promise<ThreadPageResult>;
+  /** BEGIN IMMEDIATE, the upsert, the statements, the transition (no row: rollback), COMMIT. */
+  page(message: PageMessage): Promise<PageWorkResult>;
   /** Fills the temporary id set (see `idSetTable`) with (scope, value) pairs. */
   loadIdSet(table: string, pairs: ReadonlyArray<readonly [string, string]>): Promise<void>;
   close(): Promise<void>;

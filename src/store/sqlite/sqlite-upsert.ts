@@ -1,3 +1,4 @@
+import { itemSlices } from '../item-slices.js';
 import type { PageUpsert, PageUpsertInput, PreparedUpsert } from '../store-dialect.js';
 import { dataJsonOf } from '../stored-record.js';
 import type { StreamTable } from '../stream-tables.js';
@@ -9,17 +10,13 @@ import { sqliteTypes } from './sqlite-types.js';
  * The SQLite page upsert: one prepared statement per table, run per row on the SQLite thread
  * inside the caller's transaction: the fastest path measured (BENCHMARKS.md), where the query
  * builder is measurably slower. The values are bound here, on the main thread, and sent as one
- * message; a page that comes with its answer's text sends that instead of serializing each
- * record, and the thread cuts each record's `data` from it.
+ * message; a page that comes with its answer's text sends that and where each record is in it
+ * (item-slices.ts) instead of serializing each record, and the thread cuts each `data` from it.
  * The thread tells the outcome from each row's `changes` and the table's highest rowid
  * (sqlite-operations.ts).
  */
-/**
- * A prepared upsert that also carries its work, so a whole page can go to the thread as one
- * message; `serialized` is the same work with every `data` serialized here, for a thread that
- * refused the answer's text.
- */
-export type ThreadUpsert = PreparedUpsert & { readonly work: UpsertWork; serialized(): UpsertWork };
+/** A prepared upsert that also carries its work, so a whole page can go to the thread as one message. */
+export type ThreadUpsert = PreparedUpsert & { readonly work: UpsertWork };
 
 export function createSqlitePageUpsert(thread: SqliteThread, table: StreamTable): PageUpsert {
   const name = quote(table.name);
@@ -52,46 +49,42 @@ export function createSqlitePageUpsert(thread: SqliteThread, table: StreamTable)
   const keyAt = scopeAt === undefined ? [0] : [scopeAt, 0];
 
   return (page) => {
-    const build = (received: PageUpsertInput['received']): UpsertWork => {
-      const values: unknown[] = [];
-      for (const { scope, rows } of page.groups) {
-        for (const row of rows) {
-          values.push(row.id);
-          if (scopeAt !== undefined) values.push(scope);
-          values.push(received ? row.position : dataJsonOf(table.name, row.id, row.record), row.sequence);
-          // Exactly one value per typed column, so every row keeps its place in the flat array.
-          for (let i = 0; i < table.columns.length; i++) values.push(sqliteTypes.encode(row.values[i]!));
-        }
+    const slices = receivedSlices(page);
+    const values: unknown[] = [];
+    for (const { scope, rows } of page.groups) {
+      for (const row of rows) {
+        values.push(row.id);
+        if (scopeAt !== undefined) values.push(scope);
+        values.push(slices ? row.position : dataJsonOf(table.name, row.id, row.record), row.sequence);
+        // Exactly one value per typed column, so every row keeps its place in the flat array.
+        for (let i = 0; i < table.columns.length; i++) values.push(sqliteTypes.encode(row.values[i]!));
       }
-      return {
-        ...statements,
-        width: columns.length,
-        constants: [
-          [syncedAt, page.syncedAt],
-          [deletedAt, page.deletedAt],
-          [reasonAt, page.deletedReason],
-          ...(table.history === null ? [] : [[written.length, page.runId ?? null] as [number, unknown]]),
-        ],
-        varying,
-        values,
-        keyAt,
-        sequenceAt,
-        received: received && { text: received.text, path: received.path, count: received.count, dataAt },
-      };
+    }
+    const work: UpsertWork = {
+      ...statements,
+      width: columns.length,
+      constants: [
+        [syncedAt, page.syncedAt],
+        [deletedAt, page.deletedAt],
+        [reasonAt, page.deletedReason],
+        ...(table.history === null ? [] : [[written.length, page.runId ?? null] as [number, unknown]]),
+      ],
+      varying,
+      values,
+      keyAt,
+      sequenceAt,
+      received: slices && { text: page.received!.text, slices, dataAt },
     };
-    const received = usableReceived(page);
-    const work = build(received);
-    const serialized = () => (received ? build(undefined) : work);
-    return Object.assign(() => thread.upsert(serialized()), { work, serialized });
+    return Object.assign(() => thread.upsert(work), { work });
   };
 }
 
 /**
- * The answer to cut `data` from, when there is one: not where a record holds U+0000 (stored as
- * the text of its text, stored-record.ts) or where rows come from more than one list.
+ * Where each record is in the answer it was parsed from, when `data` can be cut from it (one list
+ * of rows, no U+0000: such a record is stored as the text of its text, stored-record.ts).
  */
-function usableReceived(page: PageUpsertInput): PageUpsertInput['received'] {
+function receivedSlices(page: PageUpsertInput): Int32Array | undefined {
   const { received } = page;
   if (!received || page.groups.length !== 1 || received.text.includes('\\u0000')) return undefined;
-  return received;
+  return itemSlices(received.text, received.path, received.count);
 }
