@@ -10,9 +10,9 @@ const tableNames = {
   postgres: "select tablename as name from pg_tables where schemaname = 'public'",
 };
 const columnNames = {
-  sqlite: (table: string) => `select name from pragma_table_info('${table}')`,
+  sqlite: (table: string) => `select name from pragma_table_info('${table}') order by cid`,
   postgres: (table: string) =>
-    `select column_name as name from information_schema.columns where table_name = '${table}'`,
+    `select column_name as name from information_schema.columns where table_name = '${table}' order by ordinal_position`,
 };
 
 describe.each(dialects)('migrations on $name', ({ fixture: createFixture }) => {
@@ -110,5 +110,36 @@ describe.each(dialects)('migrations on $name', ({ fixture: createFixture }) => {
     const shrunk = await openStoreVerbs(url, { catalogue: { notes } });
     expect((await shrunk.migrate()).applied).toEqual([]);
     await shrunk.close();
+  });
+
+  it('a table created with its typed columns ends as one that got them a migration each', async () => {
+    const bare = Object.fromEntries(
+      Object.entries(streams).map(([name, definition]) => [name, { ...definition, columns: {} }]),
+    ) as Record<string, StreamDefinition>;
+    const grown = await fixture.freshUrl();
+    await (await openStoreVerbs(grown, { catalogue: bare })).close();
+    const store = await openStoreVerbs(grown);
+    expect((await store.migrate()).applied).toEqual([]);
+    await store.close();
+    const created = await fixture.freshUrl();
+    await (await openStoreVerbs(created)).close();
+
+    const schemaOf = async (url: string) => {
+      const tables: Record<string, string[]> = {};
+      for (const stream of Object.keys(streams)) {
+        const columns = await fixture.query<{ name: string }>(url, columnNames[fixture.dialect](stream));
+        tables[stream] = columns.map((column) => column.name);
+      }
+      const registry = await fixture.query(
+        url,
+        'select stream, name, path, type, origin, position from stream_columns order by stream, position',
+      );
+      const versions = await fixture.query(url, 'select stream, version from stream_schemas order by stream');
+      const migrations = await fixture.query(url, 'select name from kysely_migration order by name');
+      return { tables, registry, versions, migrations };
+    };
+    const [incremental, atOnce] = [await schemaOf(grown), await schemaOf(created)];
+    expect(atOnce).toEqual(incremental);
+    expect(atOnce.tables.invoices).toEqual(expect.arrayContaining(Object.keys(streams.invoices.columns)));
   });
 });

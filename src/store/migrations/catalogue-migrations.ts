@@ -44,9 +44,14 @@ export function catalogueMigrations(
     '0011-history': historyMigration(types),
   };
   for (const table of tables) {
-    migrations[`stream-${table.name}`] = createStreamTableMigration(table, types);
+    // The typed columns a table got in its CREATE TABLE, when it was created in this run.
+    const created = new Set<string>();
+    migrations[`stream-${table.name}`] = createStreamTableMigration(table, types, created);
     for (const column of table.columns) {
-      migrations[`stream-${table.name}-spec-${column.name}`] = specColumnMigration(table, column, parts);
+      const add = specColumnMigration(table, column, parts);
+      migrations[`stream-${table.name}-spec-${column.name}`] = {
+        up: (db) => (created.has(column.name) ? Promise.resolve() : add.up(db)),
+      };
     }
   }
   for (const name of executed) migrations[name] ??= { up: async () => {} };
