@@ -90,9 +90,9 @@ export interface PageCommit {
  * - the dry run: decided once here (every write rolled back, for its counts);
  * - the child streams a parent's pages and deletes concern, from the catalogue;
  * - the counts, the progress reports and the run's `sync_runs` row.
- * Pages commit in the order given; `commitPage` returns once the page two before it committed
+ * Pages commit in the order given; `commitPage` returns once the page three before it committed
  * (`pagesInFlight`), so the caller fetches and prepares the next page while the database writes
- * this one and the one before (`flush` waits for the last).
+ * this one and the ones before (`flush` waits for the last).
  */
 export interface PartitionRun {
   readonly stream: string;
@@ -137,10 +137,11 @@ export interface PartitionRun {
 /**
  * Pages a run holds given but not yet committed when `commitPage` returns. With one, this thread
  * waited on every commit the database was slower with (the TMS and the other thread share the
- * cores): two kept the whole process 5% faster (BENCHMARKS.md, "2026-11-24 (received text)"). A
- * crash loses at most these pages and the one being prepared.
+ * cores): two kept the whole process 5% faster, three another 2-3% (BENCHMARKS.md, "2026-11-24
+ * (received text)" and "(pages in flight)"); four no more. A crash loses at most these pages and
+ * the one being prepared.
  */
-const pagesInFlight = 2;
+const pagesInFlight = 3;
 
 /** Numbers every page of the process's runs (`WritePageInput.order`). */
 let pageNumbers = 0;

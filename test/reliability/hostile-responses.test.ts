@@ -78,12 +78,12 @@ describe.each(dialects)('a sync meeting a hostile page on $name', ({ fixture: ma
 
   /**
    * A backfill, then an incremental cycle of several pages stopped after its first: a checkpoint
-   * and a watermark. Six pages: the pages already sent when the stop comes still commit (two may
-   * wait behind the first, partition-run.ts), and the cycle must not end with them.
+   * and a watermark. About ten pages: the pages already sent when the stop comes still commit (three
+   * may wait behind the first, partition-run.ts), and the cycle must not end with them.
    */
   async function midCycle(): Promise<void> {
     await setup.engine.runPartition('invoices', '');
-    await setup.admin.applyChanges(300, 11, { streams: ['invoices'], kinds: ['update'] });
+    await setup.admin.applyChanges(500, 11, { streams: ['invoices'], kinds: ['update'] });
     const controller = new AbortController();
     const stopped = await setup.engine.runPartition('invoices', '', {
       signal: controller.signal,

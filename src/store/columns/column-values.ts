@@ -63,12 +63,12 @@ function toTimestamp(value: unknown): string | null {
   if (typeof value !== 'string' || !zonedDateTime.test(value)) return null;
   // The usual case, kept without re-formatting (the hot path); V8 rolls impossible days
   // (Feb 30) over instead of refusing them, so only days up to 28 skip the round trip.
-  if (canonicalUtc.test(value) && Number(value.slice(8, 10)) <= 28) return value;
+  if (canonicalUtc.test(value) && dayOf(value) <= 28) return value;
   const time = Date.parse(value.replace(' ', 'T'));
   if (Number.isNaN(time)) return null;
   const iso = new Date(time).toISOString();
   // A day the calendar does not have (Feb 30) must not roll over into another.
-  return Number(value.slice(8, 10)) <= 28 || sameDayAfterZone(value, time) ? iso : null;
+  return dayOf(value) <= 28 || sameDayAfterZone(value, time) ? iso : null;
 }
 
 function sameDayAfterZone(value: string, time: number): boolean {
@@ -76,13 +76,18 @@ function sameDayAfterZone(value: string, time: number): boolean {
   const shift = offset
     ? (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3] ?? 0)) * 60_000
     : 0;
-  return new Date(time + shift).getUTCDate() === Number(value.slice(8, 10));
+  return new Date(time + shift).getUTCDate() === dayOf(value);
+}
+
+/** The day of a text that starts `YYYY-MM-DD` (checked before), read without a substring per value. */
+function dayOf(value: string): number {
+  return (value.charCodeAt(8) - 48) * 10 + value.charCodeAt(9) - 48;
 }
 
 /** A `YYYY-MM-DD` calendar date, if that day exists. */
 function toDate(value: unknown): string | null {
   if (typeof value !== 'string' || !isoDate.test(value)) return null;
-  const day = Number(value.slice(8));
+  const day = dayOf(value);
   if (day <= 28) return value;
   const check = new Date(Date.UTC(Number(value.slice(0, 4)), Number(value.slice(5, 7)) - 1, day));
   return check.getUTCDate() === day ? value : null;

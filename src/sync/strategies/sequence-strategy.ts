@@ -95,7 +95,7 @@ async function commitPages(
     // server serving endless empty pages move the state before the client gives up on it.
     if (!last && page.items.length === 0) continue;
     const origin = { stream, partition: partition.partition, where: `page ${page.pageNumber}` };
-    // Returns once the page two before it committed: the next page is fetched while this one is written.
+    // Returns once the page three before it committed: the next page is fetched while this one is written.
     await run.commitPage({
       records: keyedRecords(definition, page.items, origin, sequenceOf),
       received: page.received,
