@@ -61,12 +61,20 @@ export function summarizeWholeProcess(
   samples: ReadonlyMap<WholeProcessRowId, WholeProcessSample[]>,
 ): WholeProcessSummary[] {
   const rate = (sample: WholeProcessSample) => sample.records / sample.wallSeconds;
-  const loopRates = samples.get('loop-whole')?.map(rate);
+  // The product's backfill rows beside the loop's from the same server (a current store has nothing to compare).
+  const loopRow: Partial<Record<WholeProcessRowId, WholeProcessRowId>> = {
+    'product-whole': 'loop-whole',
+    'product-far': 'loop-far',
+  };
+  const beside = (id: WholeProcessRowId) => {
+    const loopId = loopRow[id];
+    return loopId && samples.get(loopId)?.map(rate);
+  };
   return [...samples].map(([id, of]) => ({
     id,
     label: wholeProcessLabels[id],
     recordsPerSecond: median(of.map(rate)),
-    vsLoop: id === 'product-whole' ? ratios(of.map(rate), loopRates) : null,
+    vsLoop: beside(id) ? ratios(of.map(rate), beside(id)) : null,
     wallSeconds: median(of.map((s) => s.wallSeconds)),
     firstRequestSeconds: median(of.map((s) => s.firstRequestSeconds)),
     requests: median(of.map((s) => s.requests)),

@@ -1,5 +1,6 @@
 // A TMS listing that is not tms-sim, for the whole-process rows (issue 13, item 5):
 //   node --import tsx bench/listing-server.ts --records 200000 [--page-cap 500] [--deleted-share 0.01]
+//     [--latency-ms 0]
 // Prints `listening on URL`. Written from the spec alone (sections 2.2, 5, 8), with none of
 // tms-sim's code and records of other shapes, so a row cannot pass on what tms-sim happens to do.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -138,7 +139,12 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
-function startListingServer(options: { records: number; pageCap: number; deletedShare: number }) {
+function startListingServer(options: {
+  records: number;
+  pageCap: number;
+  deletedShare: number;
+  latencyMs: number;
+}) {
   const data = generate(options.records, options.deletedShare);
   let stats = { firstListingAtMs: null as number | null, listingRequests: 0, logins: 0, items: 0 };
 
@@ -154,7 +160,9 @@ function startListingServer(options: { records: number; pageCap: number; deleted
     const cursor = cursorText ? decodeCursor(cursorText) : { at: 0, since, snapshot: data.max };
     const served = page(status === 'deleted' ? data.deleted : data.live, cursor, limit);
     stats.items += served.items;
-    send(response, 200, served.body);
+    // A TMS across a network: the answer leaves after the round trip's worth of waiting.
+    if (options.latencyMs > 0) setTimeout(() => send(response, 200, served.body), options.latencyMs);
+    else send(response, 200, served.body);
   };
 
   const server = createServer(async (request, response) => {
@@ -194,12 +202,14 @@ function startListingServer(options: { records: number; pageCap: number; deleted
       records: { type: 'string', default: '200000' },
       'page-cap': { type: 'string', default: '500' },
       'deleted-share': { type: 'string', default: '0.01' },
+      'latency-ms': { type: 'string', default: '0' },
     },
   });
   const server = startListingServer({
     records: Number(values.records),
     pageCap: Number(values['page-cap']),
     deletedShare: Number(values['deleted-share']),
+    latencyMs: Number(values['latency-ms']),
   });
   server.listen(0, '127.0.0.1', () => {
     const address = server.address();

@@ -24,13 +24,24 @@ export interface WholeProcessSample extends Sample {
   readonly firstRequestSeconds: number;
 }
 
-export type WholeProcessRowId = 'loop-whole' | 'product-whole' | 'loop-current' | 'product-current';
+export type WholeProcessRowId =
+  | 'loop-whole'
+  | 'product-whole'
+  | 'loop-current'
+  | 'product-current'
+  | 'loop-far'
+  | 'product-far';
+
+/** The TMS of the `-far` rows: this far away (every listing answer waits so long), with a quarter of the records. */
+const farLatencyMs = 10;
 
 export const wholeProcessLabels: Record<WholeProcessRowId, string> = {
   'loop-whole': 'plain keep-alive loop, whole process (listing server)',
   'product-whole': 'tms-sync sync invoices, whole process (listing server)',
   'loop-current': 'plain keep-alive loop, whole process, store current',
   'product-current': 'tms-sync sync invoices, whole process, store current',
+  'loop-far': `plain keep-alive loop, whole process, ${farLatencyMs} ms away (a quarter of the records)`,
+  'product-far': `tms-sync sync invoices, whole process, ${farLatencyMs} ms away (a quarter of the records)`,
 };
 
 interface Contender {
@@ -67,49 +78,77 @@ const product: Contender = {
 /**
  * The plain loop and the product, each as a whole process against the same listing server (not
  * tms-sim: bench/listing-server.ts), into a fresh SQLite file, then once more on the store they
- * made (nothing to fetch: the time to the first request and the fixed cost of a run). Rows
- * alternate within each repetition, the order swapped every repetition.
+ * made (nothing to fetch: the time to the first request and the fixed cost of a run); then both
+ * again against a server 10 ms away, where what counts is whether the next page's round trip
+ * overlaps the work on this one. Rows alternate within each repetition, the order swapped every
+ * repetition.
  */
 export async function measureWholeProcess(
   options: WholeProcessOptions,
 ): Promise<Map<WholeProcessRowId, WholeProcessSample[]>> {
-  const server = await startServerProcess('bench/listing-server.ts', [
-    '--records',
-    String(options.records),
-    '--page-cap',
-    String(options.pageCap ?? 500),
-  ]);
   const samples = new Map<WholeProcessRowId, WholeProcessSample[]>(
     Object.keys(wholeProcessLabels).map((id) => [id as WholeProcessRowId, []]),
   );
-  const contenders: Array<[string, Contender]> = [
+  const near = await listingServer(options.records, 0, options.pageCap);
+  try {
+    await once(near, product, join(options.workDir, 'warm-up.sqlite'));
+    await alternate(options, async (name, contender, path) => {
+      const backfill = await once(near, contender, path);
+      const current = await once(near, contender, path);
+      samples.get(`${name}-whole`)!.push(backfill);
+      samples.get(`${name}-current`)!.push(current);
+      return `${Math.round(backfill.records / backfill.seconds)} records/s whole process, first request after ${backfill.firstRequestSeconds.toFixed(2)} s (${current.firstRequestSeconds.toFixed(2)} s on a current store)`;
+    });
+  } finally {
+    await near.stop();
+    removeSqlite(join(options.workDir, 'warm-up.sqlite'));
+  }
+  const far = await listingServer(Math.ceil(options.records / 4), farLatencyMs, options.pageCap);
+  try {
+    await alternate(options, async (name, contender, path) => {
+      const backfill = await once(far, contender, path);
+      samples.get(`${name}-far`)!.push(backfill);
+      return `${Math.round(backfill.records / backfill.seconds)} records/s whole process, ${farLatencyMs} ms away`;
+    });
+  } finally {
+    await far.stop();
+  }
+  return samples;
+}
+
+function listingServer(records: number, latencyMs: number, pageCap = 500): Promise<ServerProcess> {
+  return startServerProcess('bench/listing-server.ts', [
+    '--records',
+    String(records),
+    '--page-cap',
+    String(pageCap),
+    '--latency-ms',
+    String(latencyMs),
+  ]);
+}
+
+/** Each repetition runs the loop and the product once each into a fresh file, the order swapped every time. */
+async function alternate(
+  options: WholeProcessOptions,
+  run: (name: 'loop' | 'product', contender: Contender, path: string) => Promise<string>,
+): Promise<void> {
+  const contenders: Array<['loop' | 'product', Contender]> = [
     ['loop', loop],
     ['product', product],
   ];
-  try {
-    await once(server, product, join(options.workDir, 'warm-up.sqlite'));
-    for (let repetition = 0; repetition < options.repetitions; repetition++) {
-      const order = repetition % 2 === 0 ? contenders : [...contenders].reverse();
-      for (const [name, contender] of order) {
-        const path = join(options.workDir, `${name}-whole-${repetition}.sqlite`);
-        try {
-          const backfill = await once(server, contender, path);
-          const current = await once(server, contender, path);
-          samples.get(`${name}-whole` as WholeProcessRowId)!.push(backfill);
-          samples.get(`${name}-current` as WholeProcessRowId)!.push(current);
-          options.log(
-            `  ${repetition + 1}/${options.repetitions} ${name}: ${Math.round(backfill.records / backfill.seconds)} records/s whole process, first request after ${backfill.firstRequestSeconds.toFixed(2)} s (${current.firstRequestSeconds.toFixed(2)} s on a current store)`,
-          );
-        } finally {
-          removeSqlite(path);
-        }
+  for (let repetition = 0; repetition < options.repetitions; repetition++) {
+    const order = repetition % 2 === 0 ? contenders : [...contenders].reverse();
+    for (const [name, contender] of order) {
+      const path = join(options.workDir, `${name}-whole-${repetition}.sqlite`);
+      try {
+        options.log(
+          `  ${repetition + 1}/${options.repetitions} ${name}: ${await run(name, contender, path)}`,
+        );
+      } finally {
+        removeSqlite(path);
       }
     }
-  } finally {
-    await server.stop();
-    removeSqlite(join(options.workDir, 'warm-up.sqlite'));
   }
-  return samples;
 }
 
 async function once(server: ServerProcess, contender: Contender, path: string): Promise<WholeProcessSample> {

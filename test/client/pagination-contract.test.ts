@@ -1,3 +1,4 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -168,5 +169,36 @@ describe('paging contract', () => {
     await collect(client.listPayments({ invoiceId: 'a/b #?%' }));
     expect(server!.requests.at(-1)!.url).toBe('/invoice/invoices/a%2Fb%20%23%3F%25/payments');
     await client.close();
+  });
+
+  it('sends the request for the next page before it hands this page to the caller', async () => {
+    const client = await listingServer((_, index, response) =>
+      sendJson(response, 200, {
+        data:
+          index === 0
+            ? { items: [invoice('1', 9)], nextCursor: 'c1', hasMore: true, maxSequence: 50 }
+            : { items: [invoice('2', 7)], hasMore: false, maxSequence: 50 },
+      }),
+    );
+    // undici tells when it writes a request to the socket: the caller's work on a page overlaps
+    // the next page's round trip only if that request has left by the time the page arrives.
+    const written: string[] = [];
+    const onWrite = (message: unknown) => {
+      const { path } = (message as { request: { path: string } }).request;
+      if (path.startsWith('/invoice/')) written.push(path);
+    };
+    subscribe('undici:client:sendHeaders', onWrite);
+    try {
+      const writtenWhenHanded: string[][] = [];
+      for await (const page of client.listInvoices({ since: 1, limit: 1 })) {
+        if (page.hasMore) writtenWhenHanded.push([...written]);
+      }
+      expect(writtenWhenHanded).toEqual([
+        [expect.stringMatching(/since=1&limit=1$/), expect.stringMatching(/cursor=c1$/)],
+      ]);
+    } finally {
+      unsubscribe('undici:client:sendHeaders', onWrite);
+      await client.close();
+    }
   });
 });
