@@ -64,6 +64,8 @@ async function attemptPage(
 ): Promise<PageResult | 'schema'> {
   const { db, types } = context.dialect;
   const { prepared } = run;
+  // A full cycle's pages queue no parents (its last page marks every parent instead).
+  const children = input.enqueueChildren ?? [];
   const now = input.now.toISOString();
   const deleted = input.deletedUpstream === true;
   const history = historyContext(context, prepared.table, input.runId);
@@ -80,11 +82,7 @@ async function attemptPage(
     }),
     statements: [
       ...prepared.statements,
-      ...context.dialect.enqueueParentsQueries(
-        input.enqueueChildren ?? [],
-        prepared.groups.flatMap((group) => group.rows.map((row) => row.id)),
-        now,
-      ),
+      ...context.dialect.enqueueParentsQueries(children, children.length > 0 ? rowIds(prepared) : [], now),
       ...refreshAllQueries(db, input.refreshAllChildren ?? [], now),
       ...history.after,
     ],
@@ -118,6 +116,10 @@ async function attemptPage(
   if (result.refused !== false) throw new Error(`unexpected refusal ${result.refused}`);
   const state = input.state && transitionState(result.transitionRow, types);
   return { ...result.counts, drift: prepared.drift, ...(state ? { state } : {}) };
+}
+
+function rowIds(prepared: ReturnType<typeof prepareRows>): string[] {
+  return prepared.groups.flatMap((group) => group.rows.map((row) => row.id));
 }
 
 /**

@@ -29,6 +29,9 @@ const cases: readonly HostileCase[] = [
   {
     mode: 'max-sequence-backwards',
     refused: true,
+    // The engine refuses the page after the paginator handed it over, by when the page after it
+    // has been requested (and answered hostile too): the resumed page, that one, the restart's page.
+    count: 3,
     error: /maxSequence \d+ is below the committed watermark/,
   },
   { mode: 'oversized-page', refused: true, error: /holds 500 items, more than the limit of 50 asked for/ },

@@ -8,7 +8,7 @@ const enqueueSql =
 
 /** Queues parent ids with one statement per child stream: the ids go in as one JSON array. */
 export const sqliteEnqueueParentsQueries: EnqueueParentsQueries = (children, parentIds, queuedAt) => {
-  if (parentIds.length === 0) return [];
+  if (children.length === 0 || parentIds.length === 0) return [];
   const ids = JSON.stringify(parentIds);
   return children.map((child) => CompiledQuery.raw(enqueueSql, [child, queuedAt, ids]));
 };
