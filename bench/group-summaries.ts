@@ -66,15 +66,15 @@ export function summarizeWholeProcess(
     'product-whole': 'loop-whole',
     'product-far': 'loop-far',
   };
-  const beside = (id: WholeProcessRowId) => {
+  const loopRates = (id: WholeProcessRowId) => {
     const loopId = loopRow[id];
-    return loopId && samples.get(loopId)?.map(rate);
+    return loopId ? samples.get(loopId)?.map(rate) : undefined;
   };
   return [...samples].map(([id, of]) => ({
     id,
     label: wholeProcessLabels[id],
     recordsPerSecond: median(of.map(rate)),
-    vsLoop: beside(id) ? ratios(of.map(rate), beside(id)) : null,
+    vsLoop: ratios(of.map(rate), loopRates(id)),
     wallSeconds: median(of.map((s) => s.wallSeconds)),
     firstRequestSeconds: median(of.map((s) => s.firstRequestSeconds)),
     requests: median(of.map((s) => s.requests)),
