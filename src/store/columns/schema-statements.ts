@@ -35,10 +35,10 @@ export function growthStatements(
       .returning('version')
       .compile(),
     statements: [
-      ...added.flatMap((column, index) => [
+      ...added.map((column) =>
         db.schema.alterTable(to.name).addColumn(column.name, types.typed[column.type]).compile(),
-        registerColumn(db, to.name, column, from.columns.length + index, at),
-      ]),
+      ),
+      ...registerColumns(db, to.name, added, from.columns.length, at),
       ...(types.viewsFixColumns ? [liveViewStatement(to.name, types)] : []),
       ...historyGrowth(db, parts, to, added),
     ],
@@ -64,30 +64,38 @@ export function historyGrowth(
   ];
 }
 
-/** The `stream_columns` row of a column at `position`. */
-export function registerColumn(
+/**
+ * The `stream_columns` rows of columns from `position` on, one statement for all of them (a new
+ * table registers tens at once; at most `maxInferredColumns` plus the spec's, far below either
+ * dialect's cap on bound values). None for no columns.
+ */
+export function registerColumns(
   db: Kysely<StoreDatabase>,
   stream: string,
-  column: TypedColumn,
+  columns: readonly TypedColumn[],
   position: number,
   addedAt: string,
-): CompiledQuery {
-  return db
-    .insertInto('stream_columns')
-    .values({
-      stream,
-      name: column.name,
-      path: JSON.stringify(column.path),
-      type: column.type,
-      origin: column.origin,
-      position,
-      added_at: addedAt,
-      drift: 0,
-      drift_sample: null,
-      drift_at: null,
-    })
-    .onConflict((conflict) => conflict.columns(['stream', 'name']).doNothing())
-    .compile();
+): CompiledQuery[] {
+  if (columns.length === 0) return [];
+  const rows = columns.map((column, index) => ({
+    stream,
+    name: column.name,
+    path: JSON.stringify(column.path),
+    type: column.type,
+    origin: column.origin,
+    position: position + index,
+    added_at: addedAt,
+    drift: 0,
+    drift_sample: null,
+    drift_at: null,
+  }));
+  return [
+    db
+      .insertInto('stream_columns')
+      .values(rows)
+      .onConflict((conflict) => conflict.columns(['stream', 'name']).doNothing())
+      .compile(),
+  ];
 }
 
 /** Answers a row only while the table is at the version the page was prepared with. */

@@ -1,7 +1,7 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 import { columnConverters, misfit } from '../columns/column-values.js';
 import { toColumn } from '../columns/schema-registry.js';
-import { historyGrowth, registerColumn } from '../columns/schema-statements.js';
+import { historyGrowth, registerColumns } from '../columns/schema-statements.js';
 import type { StoreDatabase, StreamTables } from '../database.js';
 import type { HistorySql } from '../history/history-dialect.js';
 import { liveViewStatement } from '../live-view.js';
@@ -54,10 +54,8 @@ export function createStreamTableMigration(
         .insertInto('stream_schemas')
         .values({ stream: table.name, version: columns.length, refused_fields: 0, updated_at: at })
         .execute();
-      for (const [position, column] of columns.entries()) {
-        await store.executeQuery(registerColumn(store, table.name, column, position, at));
-        created.add(column.name);
-      }
+      for (const query of registerColumns(store, table.name, columns, 0, at)) await store.executeQuery(query);
+      for (const column of columns) created.add(column.name);
     },
   };
 }
@@ -84,9 +82,10 @@ export function specColumnMigration(
         .select((eb) => eb.fn.countAll<number | string>().as('count'))
         .where('stream', '=', table.name)
         .executeTakeFirstOrThrow();
-      await store.executeQuery(
-        registerColumn(store, table.name, column, Number(count), new Date().toISOString()),
-      );
+      const at = new Date().toISOString();
+      for (const query of registerColumns(store, table.name, [column], Number(count), at)) {
+        await store.executeQuery(query);
+      }
       await store
         .updateTable('stream_schemas')
         .set((eb) => ({ version: eb('version', '+', 1), updated_at: new Date().toISOString() }))
