@@ -60,10 +60,11 @@ export const columnConverters: Readonly<Record<ColumnType, ColumnConverter>> = {
 
 /** Timestamps are stored as UTC ISO 8601, so that text comparison in SQLite orders them correctly. */
 function toTimestamp(value: unknown): string | null {
-  if (typeof value !== 'string' || !zonedDateTime.test(value)) return null;
+  if (typeof value !== 'string') return null;
   // The usual case, kept without re-formatting (the hot path); V8 rolls impossible days
   // (Feb 30) over instead of refusing them, so only days up to 28 skip the round trip.
   if (canonicalUtc.test(value) && dayOf(value) <= 28) return value;
+  if (!zonedDateTime.test(value)) return null;
   const time = Date.parse(value.replace(' ', 'T'));
   if (Number.isNaN(time)) return null;
   const iso = new Date(time).toISOString();

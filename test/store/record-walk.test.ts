@@ -1,0 +1,177 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ColumnType } from '../../config/stream-definition.js';
+import { type ColumnValue, columnConverters, misfit } from '../../src/store/columns/column-values.js';
+import {
+  createRecordWalker,
+  emptyObservations,
+  maxFlattenDepth,
+} from '../../src/store/columns/record-walk.js';
+import type { TypedColumn } from '../../src/store/columns/typed-column.js';
+
+/** Property names that are awkward as code or as object keys: the walker compiles names into a switch. */
+const names = fc.constantFrom(
+  'a',
+  'b',
+  'id',
+  'sequence',
+  '__proto__',
+  'constructor',
+  'toString',
+  '',
+  '"',
+  "'",
+  '\\',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a name that would be code inside a template literal
+  '${x}',
+  '\u2028',
+  '*/ throw 1; /*',
+  '"); process.exit(1); ("',
+);
+const types = fc.constantFrom<ColumnType>(
+  'text',
+  'integer',
+  'bigint',
+  'real',
+  'number',
+  'boolean',
+  'timestamp',
+  'date',
+);
+const scalar = fc.oneof(
+  fc.string(),
+  fc.constantFrom('12.50', '2026-02-28', '2026-02-30', '2026-11-24T10:00:00.000Z', '2026-11-24 10:00+02'),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+);
+const value = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    scalar,
+    fc.array(tie('value'), { maxLength: 2 }),
+    fc.dictionary(names, tie('value'), { maxKeys: 4 }),
+  ),
+})).value;
+const path = fc.array(names, { minLength: 1, maxLength: maxFlattenDepth + 1 });
+const column = fc.record({ path, type: types });
+/**
+ * Records as a TMS sends them (parsed JSON, so `__proto__` is an own property like any other), with
+ * values planted at the columns' paths and around them, so that deep paths are reached.
+ */
+const records = (paths: readonly (readonly string[])[]) =>
+  fc
+    .array(
+      fc.tuple(
+        fc.dictionary(names, value, { maxKeys: 6 }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: -1, max: 1 }), fc.oneof(scalar, value)), {
+          maxLength: 4,
+        }),
+      ),
+      { minLength: 1, maxLength: 4 },
+    )
+    .map((drafts) =>
+      drafts.map(([shape, plants]) => {
+        const planted = { ...shape };
+        for (const [choice, stretch, inner] of plants) {
+          const at = paths[choice % Math.max(paths.length, 1)] ?? [];
+          plant(planted, stretch < 0 ? at.slice(0, -1) : stretch > 0 ? [...at, 'a'] : at, inner);
+        }
+        return JSON.parse(JSON.stringify(planted)) as Record<string, unknown>;
+      }),
+    );
+
+/** Sets `value` at `path`, replacing what is in the way by objects (as own properties, `__proto__` too). */
+function plant(object: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let at = object;
+  path.forEach((step, depth) => {
+    const isLast = depth === path.length - 1;
+    const current = Object.hasOwn(at, step) ? at[step] : undefined;
+    const next = isLast
+      ? value
+      : typeof current === 'object' && current && !Array.isArray(current)
+        ? current
+        : {};
+    Object.defineProperty(at, step, { value: next, enumerable: true, writable: true, configurable: true });
+    at = next as Record<string, unknown>;
+  });
+}
+
+/** The value at `path` as the walker must read it: descending only into objects within the depth limit. */
+function reach(
+  record: Record<string, unknown>,
+  path: readonly string[],
+): { found: boolean; value?: unknown } {
+  let at: unknown = record;
+  for (let depth = 0; depth < path.length; depth++) {
+    if (typeof at !== 'object' || at === null || Array.isArray(at) || depth >= maxFlattenDepth)
+      return { found: false };
+    if (!Object.hasOwn(at, path[depth]!)) return { found: false };
+    at = (at as Record<string, unknown>)[path[depth]!];
+  }
+  return { found: at !== null && at !== undefined, value: at };
+}
+
+/** Every scalar field of a record, with its path, down to the depth limit and never into arrays. */
+function scalarPaths(object: Record<string, unknown>, prefix: string[] = []): Array<[string[], unknown]> {
+  return Object.entries(object).flatMap(([key, inner]): Array<[string[], unknown]> => {
+    const at = [...prefix, key];
+    if (inner === null) return [];
+    if (typeof inner !== 'object') return [[at, inner]];
+    if (Array.isArray(inner) || at.length >= maxFlattenDepth) return [];
+    return scalarPaths(inner as Record<string, unknown>, at);
+  });
+}
+
+const startsWith = (path: readonly string[], prefix: readonly string[]) =>
+  prefix.length <= path.length && prefix.every((step, i) => path[i] === step);
+const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && startsWith(a, b);
+
+describe('createRecordWalker', () => {
+  it('fills each column from its path, counts misfits as drift and reports each scalar without a column', () => {
+    fc.assert(
+      fc.property(
+        fc
+          .tuple(fc.array(column, { maxLength: 8 }), fc.array(path, { maxLength: 2 }))
+          .chain(([specs, excluded]) =>
+            records([...specs.map((spec) => spec.path), ...excluded]).map((received) => ({
+              specs,
+              excluded,
+              received,
+            })),
+          ),
+        ({ specs, excluded, received: records }) => {
+          const columns: TypedColumn[] = specs.map((spec, i) => ({
+            ...spec,
+            name: `c${i}`,
+            origin: 'inferred',
+          }));
+          const walk = createRecordWalker(columns, excluded);
+          const observations = emptyObservations();
+          const isExcluded = (at: readonly string[]) => excluded.some((prefix) => startsWith(at, prefix));
+          const drift = new Map<number, number>();
+          for (const record of records) {
+            const expected = columns.map((column, index): ColumnValue => {
+              const reached = reach(record, column.path);
+              if (!reached.found || isExcluded(column.path)) return null;
+              const converted =
+                typeof reached.value === 'object' ? misfit : columnConverters[column.type](reached.value);
+              if (converted !== misfit) return converted;
+              drift.set(index, (drift.get(index) ?? 0) + 1);
+              return null;
+            });
+            expect(walk(record, observations)).toEqual(expected);
+          }
+          expect(new Map([...observations.drift].map(([index, { count }]) => [index, count]))).toEqual(drift);
+          const unknown = records
+            .flatMap((record) => scalarPaths(record))
+            .filter(([at]) => !isExcluded(at) && !columns.some((column) => same(column.path, at)))
+            .map(([at]) => at.join('\u001f'));
+          expect([...observations.unknown.keys()].sort()).toEqual([...new Set(unknown)].sort());
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
