@@ -420,6 +420,55 @@ describeOnEachDialect('writePage', (fixture) => {
     ).rejects.toBeInstanceOf(StreamUsageError);
   });
 
+  it('counts each row of a page, many rows to a statement, by what the store held: inserted, updated, unchanged, stale', async () => {
+    const sequence = fc.option(fc.integer({ min: 1, max: 4 }), { nil: null });
+    const version = fc.record({ sequence, number: fc.constantFrom('x', 'y') });
+    const rowArb = fc.record({
+      key: fc.nat(60),
+      stored: fc.option(version, { nil: undefined }),
+      incoming: version,
+    });
+    const record = (id: string, { sequence, number }: { sequence: number | null; number: string }) => ({
+      key: id,
+      sequence,
+      data: { ...invoice(id, 0, { number }), sequence },
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(rowArb, { selector: (row) => row.key, maxLength: 40 }),
+        async (rows) => {
+          await fixture.query(await fixture.url(), 'delete from invoices');
+          const id = (key: number) => `k${String(key).padStart(2, '0')}`;
+          const stored = rows.flatMap((row) => (row.stored ? [record(id(row.key), row.stored)] : []));
+          if (stored.length > 0)
+            await store().writePage({ stream: 'invoices', records: stored, now, runId: null });
+          const expected = { inserted: 0, updated: 0, unchanged: 0, staleSkipped: 0 };
+          for (const { stored: before, incoming } of rows) {
+            if (!before) expected.inserted++;
+            else if (
+              incoming.sequence !== null &&
+              before.sequence !== null &&
+              incoming.sequence < before.sequence
+            )
+              expected.staleSkipped++;
+            else if (incoming.sequence === before.sequence && incoming.number === before.number)
+              expected.unchanged++;
+            else expected.updated++;
+          }
+          const incoming = rows.map((row) => record(id(row.key), row.incoming));
+          const result = await store().writePage({
+            stream: 'invoices',
+            records: incoming,
+            now: later,
+            runId: null,
+          });
+          expect(result).toMatchObject(expected);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it('any sequence of page writes ends with each row holding its highest-sequence record', async () => {
     const pageArb = fc.array(
       fc.record({

@@ -65,44 +65,52 @@ export function sqliteOperations(db: BetterSqlite3.Database): SqliteOperations {
   }
 
   /**
-   * Runs a page upsert row by row with `run` (no RETURNING: a statement that returns nothing costs
-   * the thread a quarter less, BENCHMARKS.md). A row the statement did not change was guarded
-   * (unchanged, or older than the stored one). Of the rows it changed, the inserted ones are what
-   * the table's highest rowid grew by: SQLite gives a new row the highest rowid + 1 (no
-   * AUTOINCREMENT), and the page's transaction holds the write lock; triggers writing other tables
-   * change neither this table's rowids nor `changes`.
+   * Runs a page upsert with `run`, `work.batch.rows` rows per statement and the rest one by one (no
+   * RETURNING: a statement that returns nothing costs the thread a quarter less, BENCHMARKS.md). A
+   * row the statement did not change was guarded: older than the stored one (stale), or unchanged;
+   * only a statement that changed fewer rows than it had reads its rows' stored sequences to tell
+   * which. Of the rows it changed, the inserted ones are what the table's highest rowid grew by:
+   * SQLite gives a new row the highest rowid + 1 (no AUTOINCREMENT), and the page's transaction
+   * holds the write lock; triggers writing other tables change neither this table's rowids nor
+   * `changes`.
    */
   function upsert(work: UpsertWork): UpsertCounts {
-    const write = prepared(work.upsertSql);
-    const stored = prepared(work.sequenceSql);
     const highest = prepared(work.highestSql);
     const before = (highest.get() as { highest: number | null }).highest ?? 0;
+    const { width, varying, values } = work;
+    const total = values.length / varying.length;
+    const single = { statement: prepared(work.upsertSql), params: paramsFor(work, 1), rows: 1 };
+    const batch = work.batch && {
+      statement: prepared(work.batch.sql),
+      params: paramsFor(work, work.batch.rows),
+      rows: work.batch.rows,
+    };
     let changed = 0;
-    let unchanged = 0;
     let staleSkipped = 0;
-    const { width, constants, varying, values, keyAt, sequenceAt, received } = work;
-    const params: unknown[] = new Array(width);
-    for (const [at, value] of constants) params[at] = value;
-    for (let offset = 0; offset < values.length; offset += varying.length) {
-      for (let i = 0; i < varying.length; i++) params[varying[i]!] = values[offset + i];
-      if (received) params[received.dataAt] = receivedData(received, params[received.dataAt] as number);
-      if (write.run(params).changes > 0) {
-        changed++;
-        continue;
-      }
-      const sequence = params[sequenceAt] as number | null;
-      const key = keyAt.map((at) => params[at]);
-      if (
-        sequence !== null &&
-        ((stored.get(key) as { sequence: number } | undefined)?.sequence ?? -1) > sequence
-      ) {
-        staleSkipped++;
-      } else {
-        unchanged++;
-      }
+    for (let row = 0; row < total; ) {
+      const { statement, params, rows } = batch && total - row >= batch.rows ? batch : single;
+      for (let i = 0; i < rows; i++) bindRow(work, params, i * width, row + i);
+      const changes = statement.run(params).changes;
+      changed += changes;
+      if (changes < rows) staleSkipped += staleRows(work, params, rows);
+      row += rows;
     }
     const inserted = changed === 0 ? 0 : (highest.get() as { highest: number }).highest - before;
-    return { inserted, updated: changed - inserted, unchanged, staleSkipped };
+    return { inserted, updated: changed - inserted, unchanged: total - changed - staleSkipped, staleSkipped };
+  }
+
+  /** How many of a statement's rows the stored rows are newer than (after it ran: a changed row holds its own sequence). */
+  function staleRows(work: UpsertWork, params: readonly unknown[], rows: number): number {
+    const stored = prepared(work.sequenceSql);
+    let stale = 0;
+    for (let i = 0; i < rows; i++) {
+      const offset = i * work.width;
+      const sequence = params[offset + work.sequenceAt] as number | null;
+      if (sequence === null) continue;
+      const key = work.keyAt.map((at) => params[offset + at]);
+      if (((stored.get(key) as { sequence: number } | undefined)?.sequence ?? -1) > sequence) stale++;
+    }
+    return stale;
   }
 
   // The pages committed on this connection lately, by number: a page sent behind another begins
@@ -162,6 +170,25 @@ export function sqliteOperations(db: BetterSqlite3.Database): SqliteOperations {
   }
 
   return { query, upsert, page, loadIdSet, close: () => db.close() };
+}
+
+/** Parameters for `rows` rows of the upsert, with the page's constants in place. */
+function paramsFor(work: UpsertWork, rows: number): unknown[] {
+  const params: unknown[] = new Array(rows * work.width);
+  for (let i = 0; i < rows; i++)
+    for (const [at, value] of work.constants) params[i * work.width + at] = value;
+  return params;
+}
+
+/** Puts the page's row `row` into `params` from `offset` on (the constants are there already). */
+function bindRow(work: UpsertWork, params: unknown[], offset: number, row: number): void {
+  const { varying, values, received } = work;
+  const from = row * varying.length;
+  for (let i = 0; i < varying.length; i++) params[offset + varying[i]!] = values[from + i];
+  if (received) {
+    const at = offset + received.dataAt;
+    params[at] = receivedData(received, params[at] as number);
+  }
 }
 
 /** A record's `data` cut from the answer's text: the slice of the item at `position`. */

@@ -16,8 +16,10 @@ export type StatementResult =
  * page clones in a fraction of the time of an array per row (BENCHMARKS.md, the whole-process rows).
  */
 export interface UpsertWork {
-  /** `INSERT ... ON CONFLICT DO UPDATE ... WHERE <guards>` (returns nothing: counts from `changes`). */
+  /** `INSERT ... ON CONFLICT DO UPDATE ... WHERE <guards>` of one row (returns nothing: counts from `changes`). */
   readonly upsertSql: string;
+  /** The same statement for `rows` rows at once, for all but a page's last few rows; undefined: one at a time. */
+  readonly batch: { readonly sql: string; readonly rows: number } | undefined;
   /** `SELECT "sequence" ... WHERE <key>` (scope first when scoped). */
   readonly sequenceSql: string;
   /** `SELECT max(rowid) AS highest FROM <table>`. */

@@ -7,9 +7,17 @@ import type { SqliteThread, UpsertWork } from './sqlite-thread.js';
 import { sqliteTypes } from './sqlite-types.js';
 
 /**
- * The SQLite page upsert: one prepared statement per table, run per row on the SQLite thread
- * inside the caller's transaction: the fastest path measured (BENCHMARKS.md), where the query
- * builder is measurably slower. The values are bound here, on the main thread, and sent as one
+ * Rows per statement of a page upsert: eight rows to a statement cost the SQLite thread ~15% less
+ * than one (BENCHMARKS.md, "2026-11-24 (rows per statement)"), more rows no less; a wide table gets
+ * fewer, so a statement never binds more than 999 values (SQLite's historical limit).
+ */
+const rowsPerStatement = 8;
+const maxBoundValues = 999;
+
+/**
+ * The SQLite page upsert: prepared statements per table, run on the SQLite thread inside the
+ * caller's transaction, eight rows at a time and the rest one by one: the fastest path measured
+ * (BENCHMARKS.md), where the query builder is measurably slower. The values are bound here, on the main thread, and sent as one
  * message; a page that comes with its answer's text sends that and where each record is in it
  * (item-slices.ts) instead of serializing each record, and the thread cuts each `data` from it.
  * The thread tells the outcome from each row's `changes` and the table's highest rowid
@@ -24,10 +32,16 @@ export function createSqlitePageUpsert(thread: SqliteThread, table: StreamTable)
   // History mode (docs/history.md): an inserted row records the run that saw it (updates leave it to the trigger).
   const columns = table.history === null ? written : [...written, 'history_run'];
   const scopeFilter = table.scopeColumn ? `${quote(table.scopeColumn)} = ? AND ` : '';
+  const insertSql = (rows: number) =>
+    `INSERT INTO ${name} (${columns.map(quote).join(', ')}) ` +
+    `VALUES ${Array(rows)
+      .fill(`(${columns.map(() => '?').join(', ')})`)
+      .join(', ')} ` +
+    `${conflictClause(table, name, 'IS NOT')}`;
+  const batchRows = Math.min(rowsPerStatement, Math.floor(maxBoundValues / columns.length));
   const statements = {
-    upsertSql:
-      `INSERT INTO ${name} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ` +
-      `${conflictClause(table, name, 'IS NOT')}`,
+    upsertSql: insertSql(1),
+    batch: batchRows > 1 ? { sql: insertSql(batchRows), rows: batchRows } : undefined,
     sequenceSql: `SELECT "sequence" FROM ${name} WHERE ${scopeFilter}"id" = ?`,
     highestSql: `SELECT max(rowid) AS highest FROM ${name}`,
   };
