@@ -17,11 +17,11 @@ const maxBoundValues = 999;
 /**
  * The SQLite page upsert: prepared statements per table, run on the SQLite thread inside the
  * caller's transaction, eight rows at a time and the rest one by one: the fastest path measured
- * (BENCHMARKS.md), where the query builder is measurably slower. The values are bound here, on the main thread, and sent as one
- * message; a page that comes with its answer's text sends that and where each record is in it
- * (item-slices.ts) instead of serializing each record, and the thread cuts each `data` from it.
- * The thread tells the outcome from each row's `changes` and the table's highest rowid
- * (sqlite-operations.ts).
+ * (BENCHMARKS.md), where the query builder is measurably slower. The values are bound here, on the
+ * main thread, and sent as one message; a page that comes with its answer's text sends that and
+ * where each record is in it (item-slices.ts) instead of serializing each record, and the thread
+ * cuts each `data` from it. The thread tells the outcome from each statement's `changes` and the
+ * table's highest rowid (sqlite-operations.ts).
  */
 /** A prepared upsert that also carries its work, so a whole page can go to the thread as one message. */
 export type ThreadUpsert = PreparedUpsert & { readonly work: UpsertWork };
