@@ -83,12 +83,11 @@ export function specColumnMigration(
         .where('stream', '=', table.name)
         .executeTakeFirstOrThrow();
       const at = new Date().toISOString();
-      for (const query of registerColumns(store, table.name, [column], Number(count), at)) {
-        await store.executeQuery(query);
-      }
+      const [register] = registerColumns(store, table.name, [column], Number(count), at);
+      await store.executeQuery(register!);
       await store
         .updateTable('stream_schemas')
-        .set((eb) => ({ version: eb('version', '+', 1), updated_at: new Date().toISOString() }))
+        .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
         .where('stream', '=', table.name)
         .execute();
       await backfillColumn(db as unknown as Kysely<StreamTables>, table, column, types);
