@@ -31,7 +31,8 @@ export interface WalkerParts {
  * Compiles a column trie into a walker: one function per object level, whose `switch` on the
  * property name converts a scalar for a lone column or descends into a known object, and hands
  * every other property to `parts.visit`. Only column indexes and property names enter the source,
- * the names as JSON string literals, so a field name the TMS chose cannot become code.
+ * the names as JSON string literals, so a field name the TMS chose cannot become code. (Code
+ * generation from strings is no new need: the client's envelope checks are TypeBox-compiled.)
  */
 export function compileWalker(root: PathNode, width: number, parts: WalkerParts): RecordWalker {
   const levels: Array<{ readonly node: PathNode; readonly path: string[] }> = [];
