@@ -2,7 +2,7 @@ import { jsonTypeOf } from '../../../schemas/json-object.js';
 import { type ColumnValue, columnConverters, misfit } from './column-values.js';
 import type { TypedColumn } from './typed-column.js';
 import { kindOf, type ValueKind } from './value-kind.js';
-import { compileWalker, type PathNode } from './walker-source.js';
+import { compileWalker, type PathNode, type WalkerParts } from './walker-source.js';
 
 /** Nested objects are flattened this many levels down; deeper values stay in `data` only. */
 export const maxFlattenDepth = 6;
@@ -48,14 +48,7 @@ export function createRecordWalker(
 }
 
 /** What one property of an object at `node` (reached by `path`) gives: column values, drift, unknown fields. */
-function visit(
-  node: PathNode | undefined,
-  path: string[],
-  key: string,
-  value: unknown,
-  values: ColumnValue[],
-  observations: PageObservations,
-): void {
+const visit: WalkerParts['visit'] = (node, path, key, value, values, observations) => {
   if (value === null || value === undefined) return;
   const child = node?.children?.get(key);
   if (child?.excluded) return;
@@ -75,7 +68,7 @@ function visit(
   } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
     noteUnknown(observations, [...path, key], value);
   }
-}
+};
 
 function noteDrift(observations: PageObservations, column: number, value: unknown): void {
   const seen = observations.drift.get(column);
