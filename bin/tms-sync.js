@@ -96,6 +96,10 @@ async function build(dir) {
     outdir: aside,
     outExtension: { '.js': '.mjs' },
     logLevel: 'warning',
+    // A third less for V8 to parse at every start (2.5 -> 1.7 MB; first request ~15 ms sooner).
+    // Names stay, so stack traces still name their functions; TMS_SYNC_TSX=1 runs the sources.
+    minifyWhitespace: true,
+    minifySyntax: true,
   });
   try {
     renameSync(aside, dir);
