@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 // Runs the TypeScript sources with no build step to remember. The first start after a change
-// bundles them with esbuild (under a second) into node_modules/.cache/tms-sync/<hash of the sources>/, one
-// chunk per command, and node loads that plain JavaScript: much less memory and a faster start than
-// passing every module, node_modules included, through tsx's loader (BENCHMARKS.md, "What moved
-// the figures"). Where the cache cannot be written (a read-only install), or with TMS_SYNC_TSX=1,
-// tsx runs the sources directly.
+// bundles them with esbuild (under a second) into node_modules/.cache/tms-sync/<hash of the
+// sources>/, and node runs that plain JavaScript with V8's code cache of the command it runs: much
+// less memory and a faster start than passing every module, node_modules included, through tsx's
+// loader (BENCHMARKS.md, "What moved the figures"). Where the cache cannot be written (a read-only
+// install), or with TMS_SYNC_TSX=1, tsx runs the sources directly.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { accessSync, constants, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
+import vm from 'node:vm';
 
 // A sync allocates a page's worth of short-lived objects per page; V8's default heap growth let the
 // old generation swell with them as the data set grew (the live heap stays small). Growing the
@@ -33,41 +35,60 @@ const cache = join(root, 'node_modules', '.cache', 'tms-sync');
 /** Builds kept besides the current one: a process started on an older build may still open its SQLite thread. */
 const keptBuilds = 4;
 // The SQLite thread's module is a second entry, written beside the CLI's bundle, where the bundled
-// code looks for it (src/store/sqlite/sqlite-thread-script.ts).
+// code looks for it (src/store/sqlite/sqlite-thread-script.ts). Each entry is one CommonJS file:
+// V8 caches a script's compiled code, not an ES module's (Node 20 has no module compile cache).
 const entries = {
   'tms-sync': join(root, 'src', 'cli', 'main.ts'),
   'sqlite-thread': join(root, 'src', 'store', 'sqlite', 'sqlite-thread-worker.ts'),
 };
 
 /**
- * The URL of the bundle built from the sources as they are now; the sources' when it cannot be
+ * The path of the bundle built from the sources as they are now; undefined when it cannot be
  * built. Bundles are keyed on the sources' content, not their times: a deploy that keeps file times
  * (rsync -a, tar, cp -p) over an older cache still gets a bundle of what it deployed.
  */
 async function freshBundle() {
   try {
     const dir = join(cache, sourcesHash());
-    const bundle = join(dir, 'tms-sync.mjs');
+    const bundle = join(dir, 'tms-sync.cjs');
     if (!existsSync(bundle)) await build(dir);
-    return pathToFileURL(bundle).href;
+    return bundle;
   } catch {
-    return fromSource();
+    return undefined;
   }
 }
 
 /**
- * Packages whose hundreds of ES modules cost a start more to resolve and load one by one than
- * their code inlined (~0.25 s together): bundled in. Every other package stays external: native
- * addons, packages that read files beside their code (BullMQ's Lua scripts), pino's transports.
+ * Packages whose many modules cost a start more to resolve and load one by one than their code
+ * inlined (~0.25 s together, and pino's and jsonc-parser's ~15 ms more): bundled in, with the
+ * packages they import themselves. Every other package stays external: native addons and packages
+ * that read files beside their code (BullMQ's Lua scripts). We use no pino transport, the one part
+ * of pino that needs its own files.
  */
-const inlined = ['kysely', '@sinclair/typebox', 'undici', 'commander', 'p-map', 'p-retry'];
+const inlined = [
+  'kysely',
+  '@sinclair/typebox',
+  'undici',
+  'commander',
+  'p-map',
+  'p-retry',
+  'pino',
+  'jsonc-parser',
+];
 
-/** esbuild's `packages: 'external'`, but for the inlined ones. */
+/** esbuild's `packages: 'external'`, but for the inlined ones and what they import. */
 const externalPackages = {
   name: 'external-packages',
   setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, ({ path }) => {
-      const inline = inlined.some((name) => path === name || path.startsWith(`${name}/`));
+    // jsonc-parser's main build is UMD, whose requires esbuild cannot follow: its ES module build.
+    build.onResolve({ filter: /^jsonc-parser$/ }, () => ({
+      path: join(root, 'node_modules', 'jsonc-parser', 'lib', 'esm', 'main.js'),
+    }));
+    build.onResolve({ filter: /^[^./]/ }, ({ path, importer }) => {
+      // Only inlined packages are bundled, so an importer inside node_modules is one of them.
+      const inline =
+        inlined.some((name) => path === name || path.startsWith(`${name}/`)) ||
+        importer.includes(`${sep}node_modules${sep}`);
       return inline ? undefined : { path, external: true };
     });
   },
@@ -82,19 +103,19 @@ async function build(dir) {
     entryPoints: entries,
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format: 'cjs',
     target: 'node20',
     plugins: [externalPackages],
-    // The inlined CommonJS packages require Node's built-ins: give ES module chunks a `require`.
+    // Strict, as the ES modules it is made of were; their `import.meta.url` is the bundle's URL.
+    define: { 'import.meta.url': 'tmsSyncBundleUrl' },
     banner: {
-      js: "import { createRequire as tmsSyncRequire } from 'node:module'; const require = tmsSyncRequire(import.meta.url);",
+      js: "'use strict';const tmsSyncBundleUrl = require('node:url').pathToFileURL(__filename).href;",
     },
-    // Each command in a chunk of its own, loaded when run (src/cli/commands.ts): `sync` never
-    // loads the worker's packages. Chunks sit beside the entries (the SQLite thread's module is
-    // looked for beside the code that starts it).
-    splitting: true,
+    // A command's modules are evaluated when it is run (src/cli/commands.ts imports each one
+    // dynamically; esbuild wraps them to run at that import): `sync` never loads the worker's
+    // packages.
     outdir: aside,
-    outExtension: { '.js': '.mjs' },
+    outExtension: { '.js': '.cjs' },
     logLevel: 'warning',
     // A third less for V8 to parse at every start (2.5 -> 1.7 MB; first request ~15 ms sooner).
     // Names stay, so stack traces still name their functions; TMS_SYNC_TSX=1 runs the sources.
@@ -106,7 +127,7 @@ async function build(dir) {
   } catch (error) {
     // Another process built the same sources first: theirs is as good.
     rmSync(aside, { recursive: true, force: true });
-    if (!existsSync(join(dir, 'tms-sync.mjs'))) throw error;
+    if (!existsSync(join(dir, 'tms-sync.cjs'))) throw error;
   }
   pruneBuilds(dir);
 }
@@ -124,11 +145,7 @@ function pruneBuilds(current) {
 /** SHA-1 of every source file's path and content (a few ms for the whole tree). */
 function sourcesHash() {
   const files = [...buildInputs];
-  for (const dir of sourceDirs) {
-    for (const entry of readdirSync(join(root, dir), { recursive: true, withFileTypes: true })) {
-      if (entry.isFile()) files.push(join(entry.parentPath ?? entry.path, entry.name));
-    }
-  }
+  for (const dir of sourceDirs) addFiles(join(root, dir), files);
   const hash = createHash('sha1');
   for (const file of files.sort()) {
     hash.update(`${relative(root, file)}\0`);
@@ -138,10 +155,75 @@ function sourcesHash() {
   return hash.digest('hex');
 }
 
+/** The files under `dir`, walked by hand: Node 20's recursive `readdirSync` took 2-4 ms more. */
+function addFiles(dir, files) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) addFiles(path, files);
+    else if (entry.isFile()) files.push(path);
+  }
+}
+
 async function fromSource() {
   const { register } = await import('tsx/esm/api');
   register();
   return pathToFileURL(join(root, 'src', 'cli', 'main.ts')).href;
 }
 
-await import(process.env.TMS_SYNC_TSX === '1' ? await fromSource() : await freshBundle());
+/**
+ * Runs the bundle as Node runs a CommonJS file, but compiled with V8's code cache of this command
+ * (one per command: each compiles different code). Compiling the bundle and the functions a run
+ * calls was ~45 ms of every start (BENCHMARKS.md, "What moved the figures"). A run without a usable
+ * cache (the first after a build, or one with other V8 flags: V8 rejects a cache made under
+ * other flags or another V8) writes one when it ends successfully, holding everything it compiled.
+ */
+function runBundle(bundle) {
+  const cacheFile = join(dirname(bundle), `${cacheName(process.argv.slice(2))}.code-cache`);
+  const cachedData = existsSync(cacheFile) ? readFileSync(cacheFile) : undefined;
+  const source = readFileSync(bundle, 'utf8');
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: bundle,
+    cachedData,
+    // The bundle imports no ES module in a run; should one ever be imported, Node's loader does it.
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  if ((cachedData === undefined || script.cachedDataRejected) && writable(dirname(bundle))) {
+    process.once('exit', (code) => {
+      if (code === 0) writeCodeCache(cacheFile, script);
+    });
+  }
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+}
+
+/** The command a command line runs (its first argument that is not an option, as src/cli/commands.ts), `-help` added for its help. */
+function cacheName(args) {
+  const named = args.find((arg) => !arg.startsWith('-')) ?? '';
+  const help = args.some((arg) => arg === '-h' || arg === '--help') ? '-help' : '';
+  return `${/^[a-z][a-z-]{0,40}$/.test(named) ? named : 'tms-sync'}${help}`;
+}
+
+/** A build made by another user (an image's build step) may be read-only to this one: no cache to make. */
+function writable(dir) {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Written aside and renamed into place: a process never reads half a cache. A failure costs only the cache. */
+function writeCodeCache(file, script) {
+  const aside = `${file}.${process.pid}`;
+  try {
+    writeFileSync(aside, script.createCachedData());
+    renameSync(aside, file);
+  } catch {
+    rmSync(aside, { force: true });
+  }
+}
+
+const bundle = process.env.TMS_SYNC_TSX === '1' ? undefined : await freshBundle();
+if (bundle === undefined) await import(await fromSource());
+else runBundle(bundle);

@@ -23,11 +23,16 @@ const program = new Command('tms-sync')
   })
   .exitOverride();
 
-for (const register of await commandsFor(process.argv.slice(2))) register(program);
-
-try {
-  await program.parseAsync(process.argv);
-} catch (error) {
-  if (!(error instanceof CommanderError)) throw error;
-  process.exitCode = error.exitCode === 0 ? exitCodes.ok : exitCodes.usage;
+async function main(): Promise<void> {
+  for (const register of await commandsFor(process.argv.slice(2))) register(program);
+  try {
+    await program.parseAsync(process.argv);
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    process.exitCode = error.exitCode === 0 ? exitCodes.ok : exitCodes.usage;
+  }
 }
+
+// Not a top-level await: bin/tms-sync.js runs this as a script (a CommonJS bundle, for V8's code
+// cache). A failure no command caught still ends the process, printed, with exit code 1.
+void main();

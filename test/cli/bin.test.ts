@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import {
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
@@ -21,6 +23,15 @@ const shipped = ['bin', 'src', 'config', 'schemas', 'jobs', 'package.json', 'pac
 const run = (bin: string, args: string[], env: NodeJS.ProcessEnv = process.env) =>
   execFileSync(process.execPath, [bin, ...args], { encoding: 'utf8', env });
 
+/** A copy of the shipped files with the packages linked in, so its bundle cache is its own. */
+function install(at: string): void {
+  for (const name of shipped)
+    cpSync(join(root, name), join(at, name), { recursive: true, preserveTimestamps: true });
+  mkdirSync(join(at, 'node_modules'));
+  for (const name of readdirSync(join(root, 'node_modules')))
+    if (name !== '.cache') symlinkSync(join(root, 'node_modules', name), join(at, 'node_modules', name));
+}
+
 describe('bin/tms-sync.js', () => {
   it('runs a bundle of the current sources and answers like the sources', () => {
     const bin = join(root, 'bin', 'tms-sync.js');
@@ -33,8 +44,17 @@ describe('bin/tms-sync.js', () => {
   it("loads only the named command's packages: sync none of the worker's", () => {
     const work = mkdtempSync(join(tmpdir(), 'tms-bin-imports-'));
     try {
-      // A module hook that writes down every package the process imports.
+      // A module hook that writes down every package the process imports as an ES module, and a
+      // preload that writes down, at exit, every package it required (the bundle is CommonJS).
       const log = join(work, 'imports.log');
+      const required = join(work, 'required.cjs');
+      writeFileSync(
+        required,
+        `process.on('exit', () => {
+  const names = Object.keys(require.cache).map((file) => /node_modules\\/((@[^/]+\\/)?[^/]+)/.exec(file)?.[1]);
+  require('node:fs').appendFileSync(${JSON.stringify(log)}, names.filter(Boolean).join('\\n') + '\\n');
+});`,
+      );
       const hooks = join(work, 'hooks.mjs');
       writeFileSync(
         hooks,
@@ -51,9 +71,11 @@ export async function resolve(specifier, context, next) {
       );
       const imported = (args: string[]) => {
         writeFileSync(log, '');
-        execFileSync(process.execPath, ['--import', register, join(root, 'bin', 'tms-sync.js'), ...args], {
-          encoding: 'utf8',
-        });
+        execFileSync(
+          process.execPath,
+          ['--import', register, '--require', required, join(root, 'bin', 'tms-sync.js'), ...args],
+          { encoding: 'utf8' },
+        );
         return new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean));
       };
       const workerOnly = [
@@ -77,15 +99,6 @@ export async function resolve(specifier, context, next) {
     const work = mkdtempSync(join(tmpdir(), 'tms-bin-'));
     afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-    /** A copy of the shipped files with the packages linked in, so its bundle cache is its own. */
-    function install(at: string): void {
-      for (const name of shipped)
-        cpSync(join(root, name), join(at, name), { recursive: true, preserveTimestamps: true });
-      mkdirSync(join(at, 'node_modules'));
-      for (const name of readdirSync(join(root, 'node_modules')))
-        if (name !== '.cache') symlinkSync(join(root, 'node_modules', name), join(at, 'node_modules', name));
-    }
-
     it('runs the deployed code, not the cached bundle of the code before', () => {
       const installed = join(work, 'installed');
       install(installed);
@@ -107,6 +120,41 @@ export async function resolve(specifier, context, next) {
       expect(run(bin, ['--help'])).toContain('Release two mirrors a transport management system');
       // Two bundles, one per release: the bundle ran, not the sources through tsx.
       expect(readdirSync(join(installed, 'node_modules', '.cache', 'tms-sync'))).toHaveLength(2);
+    });
+  });
+
+  describe("V8's code cache of each command", () => {
+    const work = mkdtempSync(join(tmpdir(), 'tms-bin-cache-'));
+    afterAll(() => rmSync(work, { recursive: true, force: true }));
+    install(work);
+    const bin = join(work, 'bin', 'tms-sync.js');
+    const build = () => {
+      const builds = join(work, 'node_modules', '.cache', 'tms-sync');
+      return join(builds, readdirSync(builds)[0]!);
+    };
+
+    it("is written by a command's first run and used as it is by the next", () => {
+      const first = run(bin, ['sync', '--help']);
+      const cache = join(build(), 'sync-help.code-cache');
+      const written = statSync(cache);
+      expect(written.size).toBeGreaterThan(10_000);
+      expect(run(bin, ['sync', '--help'])).toBe(first);
+      // Accepted by V8, so not written again (a rewrite is a new file, renamed into place).
+      expect(statSync(cache).ino).toBe(written.ino);
+      expect(existsSync(join(build(), 'tms-sync-help.code-cache'))).toBe(false);
+    });
+
+    it('is replaced when V8 rejects it, and the run answers as usual', () => {
+      const first = run(bin, ['schema', '--help']);
+      const cache = join(build(), 'schema-help.code-cache');
+      writeFileSync(cache, 'not a code cache');
+      expect(run(bin, ['schema', '--help'])).toBe(first);
+      expect(statSync(cache).size).toBeGreaterThan(10_000);
+    });
+
+    it('is not written by a run that fails', () => {
+      expect(() => run(bin, ['no-such-command'])).toThrow(/unknown command/);
+      expect(readdirSync(build()).filter((name) => name.startsWith('no-such'))).toEqual([]);
     });
   });
 });

@@ -8,12 +8,12 @@ let inMemory: string | undefined;
 
 /**
  * bin/tms-sync.js bundles the thread's module (sqlite-thread-worker.ts) beside the CLI's bundle,
- * as `sqlite-thread.mjs`: a bundle finds it next to itself. Run from the sources (tsx, vitest),
+ * as `sqlite-thread.cjs`: a bundle finds it next to itself. Run from the sources (tsx, vitest),
  * no such file sits beside this module and a worker cannot load TypeScript, so the module is
  * bundled once per process with esbuild into code the worker evaluates.
  */
 export async function threadScript(): Promise<ThreadScript> {
-  const beside = new URL('./sqlite-thread.mjs', import.meta.url);
+  const beside = new URL('./sqlite-thread.cjs', import.meta.url);
   if (existsSync(fileURLToPath(beside))) return { file: beside };
   if (inMemory === undefined) {
     const { build } = await import('esbuild');
