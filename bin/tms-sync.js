@@ -35,6 +35,12 @@ v8.setFlagsFromString('--heap-growing-percent=10');
 // 0.42 s, of 200,000 invoices 3.03 s instead of 3.23 s, and child streams run as fast
 // (BENCHMARKS.md, "What moved the figures").
 v8.setFlagsFromString('--liftoff-only');
+// V8 drops the bytecode of functions not run for a while, and a code cache taken at exit (runBundle)
+// holds only what is still compiled then: the bundle's wrapper, run once at start, was gone, and
+// every start parsed all 1.9 MB again (~25 ms) despite the cache. Kept, a current-store `sync`
+// sends its first request ~40 ms sooner (BENCHMARKS.md, "What moved the figures"). The bundle's
+// bytecode is a few MB at most, kept for the life of the process.
+v8.setFlagsFromString('--no-flush-bytecode');
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const sourceDirs = ['src', 'config', 'schemas', 'jobs'];
@@ -93,6 +99,17 @@ const externalPackages = {
     // jsonc-parser's main build is UMD, whose requires esbuild cannot follow: its ES module build.
     build.onResolve({ filter: /^jsonc-parser$/ }, () => ({
       path: join(root, 'node_modules', 'jsonc-parser', 'lib', 'esm', 'main.js'),
+    }));
+    // undici loads its HTTP/2 client, and with it node:http2 and node:tls (~5 ms of every start),
+    // for a connection that negotiates h2, which ours never do (no allowH2): loaded at first use.
+    build.onResolve({ filter: /^\.\/client-h2\.js$/ }, ({ path, importer }) =>
+      importer.endsWith(join('undici', 'lib', 'dispatcher', 'client.js'))
+        ? { path: join(dirname(importer), path), namespace: 'on-first-use' }
+        : undefined,
+    );
+    build.onLoad({ filter: /./, namespace: 'on-first-use' }, ({ path }) => ({
+      contents: `let loaded; module.exports = (...args) => (loaded ??= require(${JSON.stringify(path)}))(...args);`,
+      resolveDir: dirname(path),
     }));
     build.onResolve({ filter: /^[^./]/ }, ({ path, importer }) => {
       // Only inlined packages are bundled, so an importer inside node_modules is one of them.

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
+import { linkSignals } from './abortable-sleep.js';
 import type { ResolvedClientOptions } from './client-options.js';
 import {
   AuthError,
@@ -79,21 +80,38 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
     throw statusError(request, response.statusCode, response.headers, body, options.now());
   }
 
-  /** Runs one send under its deadline (`timeouts.totalMs`, until `run` settles) and maps its failure. */
-  async function guarded<T>(request: HttpRequest, run: (request: HttpRequest) => Promise<T>): Promise<T> {
+  /**
+   * Runs one send under its deadline (`timeouts.totalMs`, until `run` settles) and maps its failure.
+   * The request's signal stays linked to undici's until `run` settles, or, for a body handed on
+   * as a stream (`streamed`), until that body closes: the caller's abort still stops its reading.
+   */
+  async function guarded<T>(
+    request: HttpRequest,
+    run: (request: HttpRequest) => Promise<T>,
+    streamed?: (result: T) => Readable,
+  ): Promise<T> {
     const { totalMs } = options.timeouts;
-    const deadline = new AbortController();
+    const deadline = linkSignals(request.signal);
     const timer = setTimeout(() => {
       const limit = { ms: totalMs, setting: options.timeoutSetting };
       deadline.abort(new TimeoutError('total', { target: request, limit }));
     }, totalMs);
-    const signal = request.signal ? AbortSignal.any([request.signal, deadline.signal]) : deadline.signal;
+    let linkedToBody = false;
     try {
-      return await run({ ...request, signal });
+      const result = await run({ ...request, signal: deadline.signal });
+      if (streamed) {
+        const body = streamed(result);
+        if (!body.destroyed) {
+          body.once('close', deadline.unlink);
+          linkedToBody = true;
+        }
+      }
+      return result;
     } catch (error) {
       throw mapTransportError(error, request, deadline.signal);
     } finally {
       clearTimeout(timer);
+      if (!linkedToBody) deadline.unlink();
     }
   }
 
@@ -110,7 +128,12 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
         );
         return { ...response, body: parseJsonBody(bytes, request) };
       }),
-    sendStream: (original) => guarded(original, (request) => open(request)),
+    sendStream: (original) =>
+      guarded(
+        original,
+        (request) => open(request),
+        (response) => response.body,
+      ),
     close: () => pool.close(),
   };
 }

@@ -1,4 +1,5 @@
 import type { JsonObject } from '../../schemas/json-object.js';
+import { linkSignals } from './abortable-sleep.js';
 import { pageData } from './envelopes.js';
 import { CursorLoopError, PaginationError, type RequestTarget } from './errors.js';
 import type { RequestCore } from './request-core.js';
@@ -74,8 +75,8 @@ export async function* paginate<L extends ListingDefinition>(
   const path = buildPath(listing.path, pathParamsOf(listing.path, options));
   const target: RequestTarget = { method: 'GET', path };
   const maxEmptyPages = options.maxEmptyPages ?? defaultMaxEmptyPages;
-  const stopped = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, stopped.signal]) : stopped.signal;
+  const stopped = linkSignals(options.signal);
+  const signal = stopped.signal;
   const fetchPage = (cursor: string | undefined) =>
     core.received({
       method: 'GET',
@@ -124,6 +125,7 @@ export async function* paginate<L extends ListingDefinition>(
     }
   } finally {
     stopped.abort(new Error('the listing pass ended'));
+    stopped.unlink();
   }
 }
 

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { LoginResponse } from '../../schemas/index.js';
 import { processSecrets } from '../secrets/secret-registry.js';
-import { combineSignals } from './abortable-sleep.js';
+import { linkSignals } from './abortable-sleep.js';
 import { createAuthSession } from './auth-session.js';
 import type { ResolvedClientOptions } from './client-options.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
@@ -108,8 +108,29 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
   processSecrets.add(options.apiToken);
   processSecrets.add(options.driverToken);
 
-  async function send<R>(request: ApiRequest, run: (http: HttpRequest) => Promise<R>): Promise<R> {
-    const signal = combineSignals(options.signal, request.signal);
+  /** Runs `work` under the client's signal and the request's, whichever aborts first. */
+  async function underSignals<R>(
+    request: ApiRequest,
+    work: (signal?: AbortSignal) => Promise<R>,
+  ): Promise<R> {
+    if (!options.signal || !request.signal) return work(options.signal ?? request.signal);
+    const linked = linkSignals(options.signal, request.signal);
+    try {
+      return await work(linked.signal);
+    } finally {
+      linked.unlink();
+    }
+  }
+
+  function send<R>(request: ApiRequest, run: (http: HttpRequest) => Promise<R>): Promise<R> {
+    return underSignals(request, (signal) => sendUnder(request, signal, run));
+  }
+
+  async function sendUnder<R>(
+    request: ApiRequest,
+    signal: AbortSignal | undefined,
+    run: (http: HttpRequest) => Promise<R>,
+  ): Promise<R> {
     counts.requests += 1;
     const target: RequestTarget = { method: request.method, path: request.path };
     const repeatable = !(request.body instanceof Readable);
@@ -220,8 +241,10 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
       send(request, (http) => transport.sendJson(http)).then((response) => response.body.value),
     received: (request) =>
       send(request, (http) => transport.sendJson(http)).then((response) => response.body),
+    // The body is read under the request's signals too: they stay linked until `consume` ends.
     stream: (request, consume) =>
-      send(request, (http) => transport.sendStream(http)).then(async (response) => {
+      underSignals(request, async (signal) => {
+        const response = await sendUnder(request, signal, (http) => transport.sendStream(http));
         try {
           return await consume(response);
         } finally {

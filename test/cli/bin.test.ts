@@ -45,14 +45,16 @@ describe('bin/tms-sync.js', () => {
     const work = mkdtempSync(join(tmpdir(), 'tms-bin-imports-'));
     try {
       // A module hook that writes down every package the process imports as an ES module, and a
-      // preload that writes down, at exit, every package it required (the bundle is CommonJS).
+      // preload that writes down, at exit, every package it required (the bundle is CommonJS) and
+      // every built-in module it loaded (as node:<name>).
       const log = join(work, 'imports.log');
       const required = join(work, 'required.cjs');
       writeFileSync(
         required,
         `process.on('exit', () => {
   const names = Object.keys(require.cache).map((file) => /node_modules\\/((@[^/]+\\/)?[^/]+)/.exec(file)?.[1]);
-  require('node:fs').appendFileSync(${JSON.stringify(log)}, names.filter(Boolean).join('\\n') + '\\n');
+  const builtins = process.moduleLoadList.flatMap((entry) => /^NativeModule ([a-z_0-9]+)$/.exec(entry)?.[1] ?? []);
+  require('node:fs').appendFileSync(${JSON.stringify(log)}, [...names.filter(Boolean), ...builtins.map((name) => 'node:' + name)].join('\\n') + '\\n');
 });`,
       );
       const hooks = join(work, 'hooks.mjs');
@@ -90,6 +92,9 @@ export async function resolve(specifier, context, next) {
       const sync = imported(['sync', '--help']);
       expect(workerOnly.filter((name) => sync.has(name))).toEqual([]);
       expect(sync.has('pg')).toBe(false);
+      // undici's HTTP/2 client (node:http2, node:tls) waits for an h2 connection, which never comes.
+      expect(sync.has('node:http')).toBe(true);
+      expect([...sync].filter((name) => name === 'node:http2' || name === 'node:tls')).toEqual([]);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

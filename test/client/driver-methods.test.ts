@@ -214,6 +214,31 @@ describe('Driver API writes', () => {
     );
   });
 
+  it("downloadDossierFile stops reading the body when the caller's signal aborts mid-file", async () => {
+    const task = records<Task>('tasks')[0]!;
+    await client.uploadDossierFile({
+      attachTo: 'tasks',
+      ids: [task.id],
+      name: 'big.bin',
+      type: 'document',
+      body: Buffer.alloc(8 * 1024 * 1024, 1),
+    });
+    const caller = new AbortController();
+    let read = 0;
+    const download = client.downloadDossierFile(
+      { orderId: task.order.id, subpath: 'big.bin', signal: caller.signal },
+      async (body) => {
+        for await (const chunk of body) {
+          read += (chunk as Buffer).length;
+          if (!caller.signal.aborted) caller.abort(new Error('caller gave up'));
+        }
+        return read;
+      },
+    );
+    await expect(download).rejects.toThrow('caller gave up');
+    expect(read).toBeLessThan(8 * 1024 * 1024);
+  });
+
   it('getProcessedMutations reports unknown mutations as not processed', async () => {
     expect(await client.getProcessedMutations(['never-sent'])).toEqual([]);
   });
