@@ -14,8 +14,10 @@ describe('crash drill (quick profile of `npm run crash-drill`)', () => {
       incrementalKills: 2,
       changesPerRound: 300,
       killDelayMs: { backfill: [100, 400], incremental: [0, 100] },
-      pageLimit: 100,
-      latencyMs: 20,
+      // 60 pages of 30 ms each per partition: at least 1.8 s, more than three kills' 0.4 s can
+      // let it advance, so the backfill cannot end before its kills land.
+      pageLimit: 50,
+      latencyMs: 30,
       seed: 7,
       redisUrl: testRedisUrl,
       log: () => undefined,
