@@ -24,8 +24,8 @@ let dir: string;
 const pageLimit = 50;
 
 beforeAll(async () => {
-  sim = await startSim({ invoices: 1500, clients: 40, operators: 1, seed: 11 });
-  // Slow pages: the run lasts long enough for the faults to land in the middle of it.
+  sim = await startSim({ invoices: 3000, clients: 40, operators: 1, seed: 11 });
+  // Slow pages: 60 pages of 40 ms each, at least 2.4 s, so the faults land in the middle of a run.
   await createSimAdminClient({ url: sim.url }).setFaults({ latencyMs: 40 });
   dir = mkdtempSync(join(tmpdir(), 'tms-infra-'));
 });
