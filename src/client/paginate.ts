@@ -4,6 +4,7 @@ import { pageData } from './envelopes.js';
 import { CursorLoopError, PaginationError, type RequestTarget } from './errors.js';
 import type { RequestCore } from './request-core.js';
 import { buildPath, type PathParams, pathParamNames, type QueryParams } from './request-path.js';
+import { requestsLeft } from './requests-left.js';
 import { recordObjects } from './response-checks.js';
 
 /** A paginated REST listing (docs/api.md, Envelopes and Listings): a path template with `{name}` placeholders. */
@@ -62,7 +63,7 @@ const defaultMaxEmptyPages = 10;
  * than the limit asked for (PaginationError).
  *
  * The next page is requested as soon as this one's cursor is checked, and this one is yielded
- * once that request has left (`requestSent`), so it arrives while the caller writes this one (it
+ * once that request has left (`requestsLeft`), so it arrives while the caller writes this one (it
  * pays most where each request has latency; BENCHMARKS.md). Pages are still yielded one at a time
  * and in order; a caller that stops early cancels the request in flight.
  */
@@ -109,7 +110,7 @@ export async function* paginate<L extends ListingDefinition>(
         next = fetchPage(data.nextCursor);
         // Awaited on the next turn; until then a failure must not count as unhandled.
         next.catch(() => undefined);
-        await requestSent();
+        await requestsLeft();
       }
       yield {
         items,
@@ -127,19 +128,6 @@ export async function* paginate<L extends ListingDefinition>(
     stopped.abort(new Error('the listing pass ended'));
     stopped.unlink();
   }
-}
-
-/**
- * Resolves once a request just made has had its chance to leave. Its way to the socket (auth, the
- * request budget, the retry policy) takes promise turns, and undici writes on a reused keep-alive
- * socket only from an immediate (having first checked that the server did not close it). A page
- * yielded at once was processed before all that: the request left after the caller's work and the
- * round trip never overlapped it (10 ms away, the whole sync took 12% longer; BENCHMARKS.md,
- * "2026-11-24 (next page sent first)"). Two turns of the loop's check phase, so the immediate
- * undici scheduled during the first runs before this resolves.
- */
-function requestSent(): Promise<void> {
-  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
 function checkContinuation(

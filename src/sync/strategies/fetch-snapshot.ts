@@ -1,7 +1,7 @@
 import pMap from 'p-map';
 import type { SnapshotStream } from '../../../config/stream-definition.js';
 import type { JsonObject } from '../../../schemas/json-object.js';
-import { HttpStatusError } from '../../client/index.js';
+import { HttpStatusError, requestsLeft } from '../../client/index.js';
 import type { StoreRecord } from '../../store/store.js';
 import { describeError } from '../../tms-sync-error.js';
 import { keyedRecords, sequenceReader, valuesAtPath } from '../record-keys.js';
@@ -46,7 +46,10 @@ export async function fetchSnapshot(
       async (part) => {
         let records: StoreRecord[];
         try {
-          records = keyed(job, part, await fetchPart(job, part));
+          const fetched = await fetchPart(job, part);
+          // The next part's request, given this one's slot, leaves before this one's records are keyed.
+          await requestsLeft();
+          records = keyed(job, part, fetched);
         } catch (error) {
           if (!isParentFault(error) || parts.length === 1) throw error;
           left.push({ what: part.what, error: describeError(error), part });
