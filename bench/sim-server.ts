@@ -1,7 +1,9 @@
 // tms-sim in its own process, as `tms-sync sim` runs it, with its JSON cache sized to the data set:
 //   node --import tsx bench/sim-server.ts --invoices N [--clients N] [--operators N] [--latency-ms MS]
-//     [--rate-limit RPS] [--faults PROFILE] [--token-ttl SECONDS]
+//     [--rate-limit RPS] [--faults PROFILE] [--token-ttl SECONDS] [--record]
 // Prints `listening on URL`; the benchmark counts requests with the simulator's GET /_sim/requests.
+// With --record, `GET /_bench/requests` answers the API requests served since the last call (method
+// and URL, one per line, in the order answered), for a plain client to send the same ones.
 import { parseArgs } from 'node:util';
 import { createSimServer } from '../src/sim/create-sim-server.js';
 import type { FaultProfileName } from '../src/sim/sim-options.js';
@@ -15,6 +17,7 @@ const { values } = parseArgs({
     'rate-limit': { type: 'string', default: '0' },
     faults: { type: 'string' },
     'token-ttl': { type: 'string', default: '3600' },
+    record: { type: 'boolean', default: false },
   },
 });
 const invoices = Number(values.invoices);
@@ -32,6 +35,17 @@ const { app } = createSimServer({
   tokenTtlSeconds: Number(values['token-ttl']),
   faults: (values.faults as FaultProfileName | undefined) ?? (latencyMs > 0 ? { latencyMs } : 'none'),
 });
+if (values.record) {
+  let served: string[] = [];
+  app.addHook('onResponse', async (request) => {
+    if (!request.url.startsWith('/_')) served.push(`${request.method} ${request.url}`);
+  });
+  app.get('/_bench/requests', async (_request, reply) => {
+    const lines = served;
+    served = [];
+    return reply.type('text/plain').send(lines.join('\n'));
+  });
+}
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;

@@ -34,7 +34,7 @@ import { type StoreRetryOptions, withStoreRetry } from './store-retry.js';
 import { parseStoreUrl, type StoreLocation } from './store-url.js';
 import { type Catalogue, type StreamTable, streamTables } from './stream-tables.js';
 import { finishRun, lastRuns, lastSuccesses, listRuns, startRun } from './sync-runs.js';
-import { listStates, readState } from './sync-state.js';
+import { everCommitted, listStates, readState } from './sync-state.js';
 import { previewPage, writePage } from './write-page.js';
 
 export interface OpenStoreOptions {
@@ -177,6 +177,7 @@ export function createStore(
     replaceScopes: retried('replaceScopes', (input) => replaceScopes(context, input)),
     readState: retried('readState', (stream, partition) => readState(db, types, stream, partition)),
     listStates: retried('listStates', () => listStates(db, types)),
+    everCommitted: retried('everCommitted', (stream, partition) => everCommitted(db, stream, partition)),
     resetState: retried('resetState', (stream, options = {}) =>
       resetStream(context, { ...options, stream, now: new Date() }),
     ),

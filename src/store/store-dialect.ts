@@ -1,4 +1,11 @@
-import type { ColumnDefinitionBuilder, CompiledQuery, CreateTableBuilder, Kysely, Transaction } from 'kysely';
+import type {
+  ColumnDefinitionBuilder,
+  CompiledQuery,
+  CreateTableBuilder,
+  Kysely,
+  RawBuilder,
+  Transaction,
+} from 'kysely';
 import type { ColumnType } from '../../config/stream-definition.js';
 import type { ColumnValue } from './columns/column-values.js';
 import type { StoreDatabase } from './database.js';
@@ -119,6 +126,11 @@ export interface SqlTypes {
   encode(value: ColumnValue): unknown;
   /** A JSON column as read back (text in SQLite, already parsed from JSONB by pg). */
   decodeJson(value: unknown): unknown;
+  /**
+   * The strings of a JSON array bound as one parameter, as a subquery (`x in <it>`): a few thousand
+   * values in one statement, where `loadIdSet` takes any number in a transaction of its own.
+   */
+  jsonTexts(json: string): RawBuilder<unknown>;
 }
 
 /**

@@ -317,8 +317,10 @@ export interface Store {
   /** Begins one run of one stream partition (partition-run.ts): the only way to write a stream. */
   openRun(input: OpenRunInput): Promise<PartitionRun>;
 
-  /** Every partition's committed state. */
+  /** Every partition's committed state (`status`: read once per command, never per partition). */
   listStates(): Promise<SyncState[]>;
+  /** Whether the partition (or, without one, any partition of the stream) ever committed state: one keyed read. */
+  everCommitted(stream: string, partition?: string): Promise<boolean>;
   /** Newest first. */
   listRuns(filter?: { stream?: string; limit?: number }): Promise<SyncRun[]>;
   /** The latest run of every stream partition. */

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { SqlTypes } from '../store-dialect.js';
 
 /** SQLite: timestamps and dates as ISO 8601 text (UTC, so text order is time order), booleans as 0/1. */
@@ -21,4 +22,5 @@ export const sqliteTypes: SqlTypes = {
   currentTimestamp: "(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
   encode: (value) => (typeof value === 'boolean' ? Number(value) : value),
   decodeJson: (value) => (typeof value === 'string' ? JSON.parse(value) : null),
+  jsonTexts: (json) => sql`(select value from json_each(${json}))`,
 };
