@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type KyselyPlugin, sql } from 'kysely';
 import { streams } from '../../config/streams.js';
 import type { Logger } from '../logger.js';
 import { redactUrl } from '../secrets/url-credentials.js';
@@ -22,7 +22,7 @@ import { markDeleted, markDeletedByScope } from './mark-deleted.js';
 import { markMissing } from './mark-missing.js';
 import { migrateStore } from './migrations/migrate-store.js';
 import { openPartitionRun } from './partition-run.js';
-import { countRows, liveIds, liveKeys, liveRecords, readRows } from './read-rows.js';
+import { countRows, liveIds, liveKeys, readRows, referencedIds } from './read-rows.js';
 import { replaceScopes } from './replace-scopes.js';
 import { resetStream } from './reset-stream.js';
 import { openSqliteDialect } from './sqlite/sqlite-dialect.js';
@@ -57,6 +57,8 @@ export interface OpenStoreOptions {
   readonly history?: readonly string[];
   /** Called once the store answered, before the migrations: work to overlap with them (the engine's login). @default none */
   readonly onReachable?: () => void;
+  /** Kysely plugins on every query the store builds (a test counts the rows they return). @default none */
+  readonly plugins?: readonly KyselyPlugin[];
 }
 
 /**
@@ -74,7 +76,7 @@ export async function openStoreVerbs(
 ): Promise<StoreVerbs> {
   const location = parseStoreUrl(url);
   const tables = streamTables(options.catalogue ?? streams, options.sequenceField);
-  const dialect = await openDialect(location, options);
+  const dialect = withPlugins(await openDialect(location, options), options.plugins ?? []);
   const store = createStore(dialect, tables, { logger: options.logger, history: options.history });
   try {
     await store.ping();
@@ -97,6 +99,10 @@ export async function openStoreVerbs(
     await store.loadColumns().catch(() => undefined);
   }
   return store;
+}
+
+function withPlugins(dialect: StoreDialect, plugins: readonly KyselyPlugin[]): StoreDialect {
+  return plugins.reduce((wrapped, plugin) => ({ ...wrapped, db: wrapped.db.withPlugin(plugin) }), dialect);
 }
 
 async function openDialect(location: StoreLocation, options: OpenStoreOptions): Promise<StoreDialect> {
@@ -209,7 +215,7 @@ export function createStore(
     readRows: retried('readRows', (stream, filter) => readRows(context, stream, filter)),
     history: retried('history', (stream, key) => readHistory(context, stream, key)),
     liveIds: (stream, options) => liveIds(context, stream, options),
-    liveRecords: (stream, options) => liveRecords(context, stream, options),
+    referencedIds: retried('referencedIds', (stream, options) => referencedIds(context, stream, options)),
     commands: retriedOutbox(createCommandOutbox(dialect), (verb, run) => withStoreRetry(verb, run, retry)),
     close: () => db.destroy(),
   };

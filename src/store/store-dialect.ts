@@ -2,6 +2,7 @@ import type {
   ColumnDefinitionBuilder,
   CompiledQuery,
   CreateTableBuilder,
+  Expression,
   Kysely,
   RawBuilder,
   Transaction,
@@ -131,6 +132,12 @@ export interface SqlTypes {
    * values in one statement, where `loadIdSet` takes any number in a transaction of its own.
    */
   jsonTexts(json: string): RawBuilder<unknown>;
+  /**
+   * Where the database computes them: the key-like values at a dotted path of a JSON column, as a
+   * JSON array (`valuesAtPath`), so a read of the ids a stream references sends back ids, not records.
+   * @default undefined (the records are read and the values found here)
+   */
+  readonly valuesAt?: ((json: Expression<unknown>, path: string) => RawBuilder<unknown>) | undefined;
 }
 
 /**
@@ -170,4 +177,6 @@ export interface StoreDialect {
   loadIdSet(trx: Transaction<StoreDatabase>, entries: Iterable<IdSetEntry>): Promise<void>;
   /** History mode's triggers, view and run context (docs/history.md). */
   readonly history: HistorySql;
+  /** The statements defining the triggers that keep `partition_runs` (partition-runs-migration.ts). */
+  readonly partitionRuns: readonly string[];
 }

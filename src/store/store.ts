@@ -399,9 +399,6 @@ export interface StoreVerbs extends Store {
   liveKeys(stream: string, ids: readonly string[]): Promise<Set<string>>;
   /** Ids of live rows in key order, in batches (keyset pages: safe to write while iterating). */
   liveIds(stream: string, options?: LiveBatchOptions): AsyncIterable<string[]>;
-  /** Live rows' ids and records in key order, in batches (e.g. the tasks whose goods to fetch). */
-  liveRecords(
-    stream: string,
-    options?: LiveBatchOptions,
-  ): AsyncIterable<Array<{ id: string; data: unknown }>>;
+  /** The distinct ids at `path` of the live rows (of one scope), sorted (read-rows.ts `referencedIds`). */
+  referencedIds(stream: string, options: { path: string; scope?: string | undefined }): Promise<string[]>;
 }

@@ -12,13 +12,14 @@ import {
 import { commandsMigration } from './commands-migration.js';
 import { historyMigration } from './history-migration.js';
 import { liveViewsMigration } from './live-views-migration.js';
+import { partitionRunsMigration } from './partition-runs-migration.js';
 import { schemaRegistryMigration } from './schema-registry-migration.js';
 import { createStreamTableMigration, specColumnMigration } from './stream-table-migrations.js';
 
 /**
  * Every migration the store knows, by name. The names are the rule that turns a catalogue change
  * into a migration (docs/store.md):
- * - `0001-bookkeeping` ... `0009-run-successes`: static, numbered (each branch of work takes its own number);
+ * - `0001-bookkeeping` ... `0012-partition-runs`: static, numbered (each branch of work takes its own number);
  * - `stream-<stream>`: the table of a stream with its fixed columns (adding a stream adds it);
  * - `stream-<stream>-spec-<column>`: one of the catalogue's typed columns (adding one adds it; it is
  *   backfilled). Inferred columns are no migrations: writes add them (prepare-rows.ts).
@@ -28,7 +29,7 @@ import { createStreamTableMigration, specColumnMigration } from './stream-table-
  */
 export function catalogueMigrations(
   tables: readonly StreamTable[],
-  parts: { types: SqlTypes; history: HistorySql },
+  parts: { types: SqlTypes; history: HistorySql; partitionRuns: readonly string[] },
   executed: readonly string[],
 ): Record<string, Migration> {
   const { types } = parts;
@@ -42,6 +43,7 @@ export function catalogueMigrations(
     '0008-commands': commandsMigration(types),
     '0009-run-successes': runSuccessesMigration(),
     '0011-history': historyMigration(types),
+    '0012-partition-runs': partitionRunsMigration(types, parts.partitionRuns),
   };
   for (const table of tables) {
     // The typed columns a table got in its CREATE TABLE, when it was created in this run.

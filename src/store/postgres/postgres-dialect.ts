@@ -3,6 +3,7 @@ import type { Logger } from '../../logger.js';
 import { pageWorkTransaction } from '../page-work-transaction.js';
 import type { StoreDialect } from '../store-dialect.js';
 import { postgresEnqueueParentsQueries } from './postgres-child-queue.js';
+import { postgresPartitionRuns } from './postgres-partition-runs.js';
 import { postgresHistory } from './postgres-history.js';
 import { loadPostgresIdSet } from './postgres-id-set.js';
 import { createPostgresKysely } from './postgres-kysely.js';
@@ -34,6 +35,7 @@ export function openPostgresDialect(options: PostgresDialectOptions): StoreDiale
     runsPageWorkInOrder: false,
     loadIdSet: (trx, values) => loadPostgresIdSet(trx, values),
     history: postgresHistory,
+    partitionRuns: postgresPartitionRuns,
   };
 }
 

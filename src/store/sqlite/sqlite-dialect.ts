@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { CompiledQuery } from 'kysely';
 import type { PageWorkResult, StoreDialect } from '../store-dialect.js';
 import { sqliteEnqueueParentsQueries } from './sqlite-child-queue.js';
+import { sqlitePartitionRuns } from './sqlite-partition-runs.js';
 import { sqliteHistory } from './sqlite-history.js';
 import { loadSqliteIdSet } from './sqlite-id-set.js';
 import { createSqliteKysely } from './sqlite-kysely.js';
@@ -58,6 +59,7 @@ export function openSqliteDialect(options: SqliteDialectOptions): StoreDialect {
     runsPageWorkInOrder: true,
     loadIdSet: (_trx, values) => loadSqliteIdSet(thread, values),
     history: sqliteHistory,
+    partitionRuns: sqlitePartitionRuns,
   };
 }
 
