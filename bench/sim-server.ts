@@ -1,5 +1,5 @@
 // tms-sim in its own process, as `tms-sync sim` runs it, with its JSON cache sized to the data set:
-//   node --import tsx bench/sim-server.ts --invoices N [--clients N] [--operators N] [--latency-ms MS]
+//   node --import tsx bench/sim-server.ts --invoices N [--clients N] [--operators N] [--ride-days N] [--latency-ms MS]
 //     [--rate-limit RPS] [--faults PROFILE] [--token-ttl SECONDS] [--record]
 // Prints `listening on URL`; the benchmark counts requests with the simulator's GET /_sim/requests.
 // With --record, `GET /_bench/requests` answers the API requests served since the last call (method
@@ -13,6 +13,7 @@ const { values } = parseArgs({
     invoices: { type: 'string', default: '200000' },
     clients: { type: 'string', default: '100' },
     operators: { type: 'string', default: '1' },
+    'ride-days': { type: 'string', default: '7' },
     'latency-ms': { type: 'string', default: '0' },
     'rate-limit': { type: 'string', default: '0' },
     faults: { type: 'string' },
@@ -29,6 +30,7 @@ const { app } = createSimServer({
   invoices,
   clients: Number(values.clients),
   operators: Number(values.operators),
+  rideDays: Number(values['ride-days']),
   seed: 1,
   jsonCacheSize,
   rateLimitPerSecond: Number(values['rate-limit']),
