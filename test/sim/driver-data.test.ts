@@ -100,7 +100,7 @@ describe('driver data generator', () => {
       expect(tasks.length).toBeGreaterThanOrEqual(9);
       expect(tasks.length).toBeLessThanOrEqual(40);
       const today = new Date(now).toISOString().slice(0, 10);
-      for (const ride of operator.rides.values()) expect(ride.planned.start.slice(0, 10)).toBe(today);
+      for (const ride of operator.rides.values()) expect(ride.planned.start?.slice(0, 10)).toBe(today);
     }
   });
 
