@@ -4,8 +4,8 @@ import { type StoreContext, scopeValue, streamDb } from './store-context.js';
 import type { DeleteReason } from './store-dialect.js';
 import { recordFromData } from './stored-record.js';
 import { decodeColumn, toStoredDate } from './stored-values.js';
-import { valuesAtPath } from './values-at-path.js';
 import type { StreamTable } from './stream-tables.js';
+import { valuesAtPath } from './values-at-path.js';
 
 export async function countRows(
   context: StoreContext,
@@ -87,8 +87,9 @@ export async function referencedIds(
   const ids = new Set<string>();
   if (valuesAt) {
     const rows = await filtered(context, table, { ...(scope === null ? {} : { scope }), live: true })
-      .innerJoin(sql`json_each(${valuesAt(sql.ref(`${table.name}.data`), options.path)})`.as('found'), (join) =>
-        join.onTrue(),
+      .innerJoin(
+        sql`json_each(${valuesAt(sql.ref(`${table.name}.data`), options.path)})`.as('found'),
+        (join) => join.onTrue(),
       )
       .select(sql<string>`found.value`.as('value'))
       .distinct()

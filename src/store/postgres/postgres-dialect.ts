@@ -3,10 +3,10 @@ import type { Logger } from '../../logger.js';
 import { pageWorkTransaction } from '../page-work-transaction.js';
 import type { StoreDialect } from '../store-dialect.js';
 import { postgresEnqueueParentsQueries } from './postgres-child-queue.js';
-import { postgresPartitionRuns } from './postgres-partition-runs.js';
 import { postgresHistory } from './postgres-history.js';
 import { loadPostgresIdSet } from './postgres-id-set.js';
 import { createPostgresKysely } from './postgres-kysely.js';
+import { postgresPartitionRuns } from './postgres-partition-runs.js';
 import { postgresTypes } from './postgres-types.js';
 import { createPostgresPageUpsert } from './postgres-upsert.js';
 
