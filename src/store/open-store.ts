@@ -102,7 +102,9 @@ export async function openStoreVerbs(
 }
 
 function withPlugins(dialect: StoreDialect, plugins: readonly KyselyPlugin[]): StoreDialect {
-  return plugins.reduce((wrapped, plugin) => ({ ...wrapped, db: wrapped.db.withPlugin(plugin) }), dialect);
+  let db = dialect.db;
+  for (const plugin of plugins) db = db.withPlugin(plugin);
+  return { ...dialect, db };
 }
 
 async function openDialect(location: StoreLocation, options: OpenStoreOptions): Promise<StoreDialect> {

@@ -53,7 +53,10 @@ function registerValuesAt(db: BetterSqlite3.Database): void {
   const readers = new Map<string, (record: unknown) => string[]>();
   db.function(valuesAtFunction, { deterministic: true }, (json: unknown, path: unknown) => {
     let read = readers.get(path as string);
-    if (!read) readers.set(path as string, (read = valuesAtPath(path as string)));
+    if (!read) {
+      read = valuesAtPath(path as string);
+      readers.set(path as string, read);
+    }
     return JSON.stringify(read(JSON.parse(json as string)));
   });
 }
