@@ -144,7 +144,8 @@ function reconcileLine(schedulers: QueueStatus['schedulers'], partial: boolean):
     .map((scheduler) => scheduler.next)
     .filter((date): date is Date => date !== null)
     .sort((a, b) => a.getTime() - b.getTime())[0];
-  if (!next && partial) return `hard deletes: no reconcile among the ${schedulers.length} schedulers next due`;
+  if (!next && partial)
+    return `hard deletes: no reconcile among the ${schedulers.length} schedulers next due`;
   if (!next) return 'hard deletes: no reconcile scheduled';
   return `hard deletes: next reconcile ${next.toISOString()} (${reconcile.length} partitions; schedulers reconcile:*)`;
 }
