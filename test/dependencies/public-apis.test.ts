@@ -40,6 +40,11 @@ describe('the dependencies are used through their public entry points', () => {
     expect(linesMatching(/Object\.assign\([\w.]+\.prototype|\.prototype\.\w+\s*=/)).toEqual([]);
   });
 
+  it("generates code in one module only: the typed columns' walker (walker-source.ts, property-tested)", () => {
+    const generated = linesMatching(/new Function\(|(^|[^.\w])eval\(/).filter((line) => !line.startsWith('test/'));
+    expect(generated.map((line) => line.split(':')[0])).toEqual(['src/store/columns/walker-source.ts']);
+  });
+
   it('undici, the HTTP client, takes any 7.x release an update brings (a caret range, not a pin)', () => {
     const declared = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).dependencies.undici;
     expect(declared).toMatch(/^\^7\.\d+\.\d+$/);
