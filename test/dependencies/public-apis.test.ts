@@ -41,7 +41,9 @@ describe('the dependencies are used through their public entry points', () => {
   });
 
   it("generates code in one module only: the typed columns' walker (walker-source.ts, property-tested)", () => {
-    const generated = linesMatching(/new Function\(|(^|[^.\w])eval\(/).filter((line) => !line.startsWith('test/'));
+    const generated = linesMatching(/new Function\(|(^|[^.\w])eval\(/).filter(
+      (line) => !line.startsWith('test/'),
+    );
     expect(generated.map((line) => line.split(':')[0])).toEqual(['src/store/columns/walker-source.ts']);
   });
 
