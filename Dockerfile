@@ -12,6 +12,8 @@ COPY package.json package-lock.json ./
 # The locked tree; the package's own `prepare` (the build) waits for the sources below.
 RUN npm ci --no-audit --no-fund --ignore-scripts \
   && npm rebuild better-sqlite3 msgpackr-extract esbuild
+# tsconfig.json: esbuild takes its compiler options (class fields, module kind) from it too.
+COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY bin ./bin
 COPY config ./config

@@ -9,6 +9,8 @@ export interface MeasuredProcess {
   readonly wallSeconds: number;
   /** Peak RSS in MB (VmHWM), from `/usr/bin/time` or, without it, by polling /proc. */
   readonly peakRssMb: number;
+  /** User + system CPU seconds of the process and its threads (GNU time only; NaN without it). */
+  readonly cpuSeconds: number;
 }
 
 const gnuTime = '/usr/bin/time';
@@ -25,7 +27,7 @@ export async function runMeasured(
   const timeFile = join(dir, 'time');
   const useTime = existsSync(gnuTime);
   const command = useTime ? gnuTime : process.execPath;
-  const argv = useTime ? ['-f', '%M', '-o', timeFile, process.execPath, ...args] : [...args];
+  const argv = useTime ? ['-f', '%M %U %S', '-o', timeFile, process.execPath, ...args] : [...args];
   const started = performance.now();
   const child = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -35,16 +37,17 @@ export async function runMeasured(
   const polled = useTime ? undefined : pollPeak(child.pid!);
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   const wallSeconds = (performance.now() - started) / 1000;
-  const peakKb = useTime ? readTimeFile(timeFile) : polled!.stop();
+  const [peakKb, cpuSeconds] = useTime ? readTimeFile(timeFile) : [polled!.stop(), Number.NaN];
   rmSync(dir, { recursive: true, force: true });
   if (code !== 0) throw new Error(`node ${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`);
-  return { stdout, wallSeconds, peakRssMb: peakKb / 1024 };
+  return { stdout, wallSeconds, peakRssMb: peakKb / 1024, cpuSeconds };
 }
 
-/** GNU time's `%M` (the last line: earlier ones may carry "Command exited with non-zero status"). */
-function readTimeFile(path: string): number {
+/** GNU time's `%M %U %S` (the last line: earlier ones may carry "Command exited with non-zero status"). */
+function readTimeFile(path: string): [peakKb: number, cpuSeconds: number] {
   const lines = readFileSync(path, 'utf8').trim().split('\n');
-  return Number(lines.at(-1));
+  const [peak, user, system] = lines.at(-1)!.split(' ').map(Number);
+  return [peak!, user! + system!];
 }
 
 function pollPeak(pid: number): { stop(): number } {

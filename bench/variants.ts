@@ -18,6 +18,7 @@ import { removeSqlite } from './sqlite-files.js';
 
 interface Run {
   readonly wallSeconds: number;
+  readonly cpuSeconds: number;
   readonly peakRssMb: number;
   readonly firstRequestSeconds: number;
 }
@@ -73,6 +74,7 @@ async function once(variant: (typeof variants)[number], path: string): Promise<R
   const stats = (await call('GET', '/_bench/stats')) as ListingStats;
   return {
     wallSeconds: measured.wallSeconds,
+    cpuSeconds: measured.cpuSeconds,
     peakRssMb: measured.peakRssMb,
     firstRequestSeconds: ((stats.firstListingAtMs ?? Number.NaN) - spawnedAt) / 1000,
   };
@@ -94,7 +96,7 @@ try {
         runs.get(variant.name)!.backfill.push(backfill);
         runs.get(variant.name)!.current.push(current);
         process.stderr.write(
-          `${repetition + 1}/${flags.repetitions} ${variant.name}: ${backfill.wallSeconds.toFixed(2)} s, ` +
+          `${repetition + 1}/${flags.repetitions} ${variant.name}: ${backfill.wallSeconds.toFixed(2)} s (CPU ${backfill.cpuSeconds.toFixed(2)} s), ` +
             `${backfill.peakRssMb.toFixed(0)} MB; current store ${current.wallSeconds.toFixed(3)} s, first request ${current.firstRequestSeconds.toFixed(3)} s\n`,
         );
       } finally {
@@ -108,10 +110,12 @@ try {
 }
 
 const loop = runs.get('loop')!;
+const med = (runs: readonly Run[], key: keyof Run, digits: number) =>
+  median(runs.map((run) => run[key])).toFixed(digits);
 console.log(
-  `| way of running | wall s (${flags.records.toLocaleString('en')}) | x loop (per repetition) | peak RSS MB | current store: wall s | first request s |`,
+  `| way of running | wall s (${flags.records.toLocaleString('en')}) | x loop (per repetition) | CPU s | peak RSS MB | current store: wall s | CPU s | first request s |`,
 );
-console.log('| --- | --- | --- | --- | --- | --- |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const [name, { backfill, current }] of runs) {
   const ratios = backfill.map((run, i) => loop.backfill[i]!.wallSeconds / run.wallSeconds);
   const spread =
@@ -119,6 +123,6 @@ for (const [name, { backfill, current }] of runs) {
       ? ''
       : `${median(ratios).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`;
   console.log(
-    `| ${name} | ${median(backfill.map((run) => run.wallSeconds)).toFixed(2)} | ${spread} | ${median(backfill.map((run) => run.peakRssMb)).toFixed(0)} | ${median(current.map((run) => run.wallSeconds)).toFixed(3)} | ${median(current.map((run) => run.firstRequestSeconds)).toFixed(3)} |`,
+    `| ${name} | ${med(backfill, 'wallSeconds', 2)} | ${spread} | ${med(backfill, 'cpuSeconds', 2)} | ${med(backfill, 'peakRssMb', 0)} | ${med(current, 'wallSeconds', 3)} | ${med(current, 'cpuSeconds', 3)} | ${med(current, 'firstRequestSeconds', 3)} |`,
   );
 }

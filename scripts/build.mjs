@@ -55,6 +55,10 @@ await build({
   banner: {
     js: "import { createRequire as tmsSyncRequire } from 'node:module'; const require = tmsSyncRequire(import.meta.url);",
   },
+  // A third less for V8 to parse at every start; names are kept, so stack traces still name
+  // their functions (and the source maps give the sources' lines).
+  minifyWhitespace: true,
+  minifySyntax: true,
   sourcemap: true,
   sourcesContent: false,
   logLevel: 'warning',
