@@ -1,8 +1,8 @@
-// npm run build: the CLI and the SQLite thread's module, each bundled with esbuild into one ES
-// module in dist/ with its source map. Types are checked by `npm run typecheck` (tsc), not here.
-// It takes a second or two, so the tests build before every run and never meet a stale dist/
-// (vitest.config.ts).
-import { rmSync } from 'node:fs';
+// npm run build: the CLI (dist/tms-sync.js, a chunk per command) and the SQLite thread's module
+// (dist/sqlite-thread.js), bundled with esbuild as ES modules with source maps. Types are checked
+// by `npm run typecheck` (tsc), not here. It takes about a second, so the tests build before every
+// run and never meet a stale dist/ (test/support/build-dist.ts).
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -32,8 +32,7 @@ const externalPackages = {
   },
 };
 
-rmSync(outdir, { recursive: true, force: true });
-await build({
+const result = await build({
   entryPoints: {
     'tms-sync': join(root, 'bin', 'tms-sync.ts'),
     'sqlite-thread': join(root, 'src', 'store', 'sqlite', 'sqlite-thread-worker.ts'),
@@ -62,4 +61,12 @@ await build({
   sourcemap: true,
   sourcesContent: false,
   logLevel: 'warning',
+  metafile: true,
 });
+
+// Written in place (a running process keeps finding its chunks, which are named by their content),
+// then what an older build left and this one did not write is removed.
+const written = new Set(Object.keys(result.metafile.outputs).map((path) => join(root, path)));
+for (const name of readdirSync(outdir)) {
+  if (!written.has(join(outdir, name))) rmSync(join(outdir, name), { recursive: true, force: true });
+}
