@@ -2,7 +2,7 @@
 // (dist/sqlite-thread.js), bundled with esbuild as ES modules with source maps. Types are checked
 // by `npm run typecheck` (tsc), not here. It takes about a second, so the tests build before every
 // run and never meet a stale dist/ (test/support/build-dist.ts).
-import { readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -61,12 +61,21 @@ const result = await build({
   sourcemap: true,
   sourcesContent: false,
   logLevel: 'warning',
-  metafile: true,
+  write: false,
 });
 
-// Written in place (a running process keeps finding its chunks, which are named by their content),
-// then what an older build left and this one did not write is removed.
-const written = new Set(Object.keys(result.metafile.outputs).map((path) => join(root, path)));
+// Only what changed is written, and what an older build left and this one did not make is
+// removed: a process running from dist/ (a test, a benchmark, a worker) keeps finding its chunks,
+// which are named by their content, while the tests build again.
+mkdirSync(outdir, { recursive: true });
+const made = new Set();
+for (const file of result.outputFiles) {
+  made.add(file.path);
+  if (!existsSync(file.path) || !readFileSync(file.path).equals(file.contents))
+    writeFileSync(file.path, file.contents);
+}
+// The command is run by path too (`./dist/tms-sync.js`, npm's bin link).
+chmodSync(join(outdir, 'tms-sync.js'), 0o755);
 for (const name of readdirSync(outdir)) {
-  if (!written.has(join(outdir, name))) rmSync(join(outdir, name), { recursive: true, force: true });
+  if (!made.has(join(outdir, name))) rmSync(join(outdir, name), { recursive: true, force: true });
 }
