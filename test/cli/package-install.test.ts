@@ -52,15 +52,19 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the package, packed and installed into an empty folder', () => {
-  it('holds the build and what it needs, and no sources, tests or benchmarks', () => {
+  it('holds the build and what it needs (the docs its --help names), and no sources, tests or benchmarks', () => {
     expect(packed).toEqual(
-      expect.arrayContaining(['package.json', 'README.md', 'dist/tms-sync.js', 'dist/sqlite-thread.js']),
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'dist/tms-sync.js',
+        'dist/sqlite-thread.js',
+        'docs/worker.md',
+      ]),
     );
-    expect(
-      packed.filter(
-        (path) => !/^(dist\/|config\/tms-sync\.example\.jsonc$|package\.json$|README\.md$)/.test(path),
-      ),
-    ).toEqual([]);
+    const shipped = /^(dist\/|docs\/|config\/tms-sync\.example\.jsonc$|package\.json$|README\.md$)/;
+    expect(packed.filter((path) => !shipped.test(path))).toEqual([]);
+    expect(packed.filter((path) => /\.test\.|\.ts$/.test(path) && !path.endsWith('.d.ts'))).toEqual([]);
   });
 
   it('installs no build tool: esbuild, tsx and typescript are development dependencies', () => {
