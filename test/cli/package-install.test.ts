@@ -70,6 +70,14 @@ describe('the package, packed and installed into an empty folder', () => {
   it('installs no build tool: esbuild, tsx and typescript are development dependencies', () => {
     const installed = readdirSync(join(app, 'node_modules'));
     expect(installed.filter((name) => ['esbuild', 'tsx', 'typescript', 'vitest'].includes(name))).toEqual([]);
+    // The whole production tree, as `npm ls --omit=dev --all` shows it.
+    const tree = execFileSync(npm, ['ls', '--omit=dev', '--all', '--parseable'], {
+      cwd: app,
+      encoding: 'utf8',
+    });
+    expect(tree.split('\n').filter((path) => /\/node_modules\/(esbuild|tsx|typescript)$/.test(path))).toEqual(
+      [],
+    );
   });
 
   it('answers `npx tms-sync --help`', async () => {
