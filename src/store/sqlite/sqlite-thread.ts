@@ -128,12 +128,10 @@ export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
     for (const call of pending.values()) call.reject(error);
     pending.clear();
   };
-  const starting = threadScript().then((script) => {
-    const workerData = { driverPath, ...options };
-    const worker =
-      'file' in script
-        ? new Worker(script.file, { workerData })
-        : new Worker(script.code, { eval: true, workerData });
+  // Started after this call returns, like the operations' first answers: a failure to start
+  // (a missing build) surfaces on the first call, as an open failure does.
+  const starting = Promise.resolve().then(() => {
+    const worker = new Worker(threadScript(), { workerData: { driverPath, ...options } });
     // Referenced only while a call waits, so an idle store never keeps the process alive.
     worker.unref();
     worker.on('message', (reply: Reply) => {
