@@ -255,6 +255,7 @@ function localConnection(driverPath: string, options: SqliteThreadOptions): Loca
   let db: BetterSqlite3.Database | undefined;
   let operations: SqliteOperations | undefined;
   const readers = new Map<string, BetterSqlite3.Statement | null>();
+  let reading = false;
   const open = () => {
     if (!operations) {
       const Database = createRequire(import.meta.url)(driverPath) as typeof BetterSqlite3;
@@ -284,6 +285,13 @@ function localConnection(driverPath: string, options: SqliteThreadOptions): Loca
   return {
     run: (op, args) => (open()[op] as (input: unknown) => unknown)(args),
     readHere(sql, params) {
+      if (!reading) {
+        // Keyed reads need little cache of their own (the OS caches the file): the thread's
+        // connection keeps better-sqlite3's 16 MB, this one SQLite's usual 2 MB.
+        open();
+        db!.pragma('cache_size = -2000');
+        reading = true;
+      }
       const statement = reader(sql);
       return statement ? { rows: statement.all(params) } : undefined;
     },
