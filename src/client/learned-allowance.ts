@@ -5,6 +5,8 @@
  * well below the rate of the last refusal (an estimate taken too early, a burst the TMS allowed
  * first), then a step at a time, so a raised allowance is found again at a cost of one 429 now and
  * then. Each 429 costs every send its Retry-After: probing rarely is what keeps the allowance used.
+ * A TMS that also fails otherwise (5xx, resets, timeouts within 30 s) teaches nothing: its 429s are
+ * faults.
  * Measured on the children rows (BENCHMARKS.md).
  */
 export interface LearnedAllowance {
@@ -14,6 +16,8 @@ export interface LearnedAllowance {
   accepted(): void;
   /** A 429. */
   refused(): void;
+  /** Any other failure (a 5xx, a reset, a timeout): a TMS failing so is flaky, its 429s no rate. */
+  failed(): void;
 }
 
 /** Accepted answers are counted in slots of this many ms... */
@@ -24,8 +28,11 @@ const windowMs = 2000;
 const margin = 0.97;
 /** Without a refusal: a step up this often, this large, below and near the last refusal's rate. */
 const growth = { quick: { everyMs: 2000, factor: 1.05 }, slow: { everyMs: 20_000, factor: 1.01 } };
-/** A refusal this soon after the first answer teaches nothing (there is no rate to read yet). */
+/** A refusal this soon after the first answer, or with fewer answers accepted in the window, teaches nothing. */
 const minHistoryMs = 500;
+const minAccepted = 50;
+/** A refusal this long after another kind of failure teaches nothing either: the TMS is flaky. */
+const faultMemoryMs = 30_000;
 /** Below this share of the last refusal's rate, the rate grows quickly. */
 const nearShare = 0.9;
 
@@ -40,6 +47,7 @@ export function createLearnedAllowance(
   let refusedAt = 0;
   let grownAt = 0;
   let peak = 0;
+  let failedAt = Number.NEGATIVE_INFINITY;
 
   const advance = (at: number) => {
     const slot = Math.floor(at / slotMs);
@@ -74,9 +82,11 @@ export function createLearnedAllowance(
       const at = now();
       // The window after a counted refusal holds its pause: what it accepted says nothing of the rate.
       if (rate > 0 && at - refusedAt < windowMs) return;
-      // Too little seen yet to tell a rate: the Retry-After pause alone answers this one.
-      if (at - (firstAt ?? at) < minHistoryMs) return;
+      // Too little seen yet to tell a rate, or a TMS failing in other ways too: the Retry-After
+      // pause alone answers this one (a fault costs the request it hit, not the pace of the rest).
+      if (at - (firstAt ?? at) < minHistoryMs || at - failedAt < faultMemoryMs) return;
       const accepted = acceptedRate(at);
+      if (accepted * (windowMs / 1000) < minAccepted) return;
       peak = Math.max(peak, accepted);
       // Never below half the best rate the TMS accepted: one refusing at random is not slower.
       const estimate = Math.max(1, accepted * margin, peak / 2);
@@ -84,6 +94,9 @@ export function createLearnedAllowance(
       refusedRate = rate / margin;
       refusedAt = at;
       grownAt = at;
+    },
+    failed() {
+      failedAt = now();
     },
   };
 }

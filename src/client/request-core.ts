@@ -167,7 +167,9 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
             return result;
           } catch (error) {
             release(isTransientFailure(error) ? 'drop' : 'ok');
-            if (error instanceof HttpStatusError && error.status !== 429) learned?.accepted();
+            if (isTransientFailure(error) && !(error instanceof HttpStatusError && error.status === 429))
+              learned?.failed();
+            else if (error instanceof HttpStatusError && error.status !== 429) learned?.accepted();
             if (error instanceof HttpStatusError && error.status === 429) {
               learned?.refused();
               counts.rateLimited += 1;

@@ -59,4 +59,16 @@ describe('the allowance learned from 429s', () => {
     }
     expect(random.rate()).toBeGreaterThan(80);
   });
+
+  it('learns nothing from a TMS that fails in other ways too', () => {
+    const clock = { at: 0 };
+    const allowance = createLearnedAllowance(() => clock.at);
+    for (let i = 0; i < 2000; i++) {
+      clock.at += 5;
+      if (i % 10 === 0) allowance.failed();
+      else if (i % 10 === 5) allowance.refused();
+      else allowance.accepted();
+    }
+    expect(allowance.rate()).toBe(0);
+  });
 });
