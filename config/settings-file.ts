@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { ListValue } from './list-setting.js';
 
 const Schedule = Type.Object(
   {
@@ -8,14 +9,17 @@ const Schedule = Type.Object(
   { additionalProperties: false },
 );
 
-/** The JSON config file named by TMS_SYNC_CONFIG: the same settings as the environment, plus schedules. */
+/**
+ * The JSON config file named by TMS_SYNC_CONFIG: the same settings as the environment, plus
+ * schedules. A list takes an array or a comma-separated string (list-setting.ts).
+ */
 export const SettingsFile = Type.Object(
   {
     baseUrl: Type.Optional(Type.String()),
     apiToken: Type.Optional(Type.String()),
     loginPath: Type.Optional(Type.String()),
     driverToken: Type.Optional(Type.String()),
-    operators: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    operators: Type.Optional(ListValue),
     storeUrl: Type.Optional(Type.String()),
     redisUrl: Type.Optional(Type.String()),
     opsHost: Type.Optional(Type.String()),
@@ -54,10 +58,10 @@ export const SettingsFile = Type.Object(
     streams: Type.Optional(
       Type.Object(
         {
-          include: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-          exclude: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+          include: Type.Optional(ListValue),
+          exclude: Type.Optional(ListValue),
           // History mode (docs/history.md): true for every stream, or the streams named.
-          history: Type.Optional(Type.Union([Type.Boolean(), Type.Array(Type.String({ minLength: 1 }))])),
+          history: Type.Optional(Type.Union([Type.Boolean(), ListValue])),
         },
         // Or per stream: `"invoices": { "history": true }`.
         { additionalProperties: Type.Object({ history: Type.Boolean() }, { additionalProperties: false }) },
