@@ -131,7 +131,7 @@ export interface PartitionRun {
   /** Live rows of another stream (the tasks whose goods to fetch), in key order, in batches. */
   liveRecords(stream: string, scope?: string): AsyncIterable<Array<{ id: string; data: unknown }>>;
   /** Records how the run ended in `sync_runs` (nothing in a dry run). */
-  finish(outcome: { result: 'succeeded' | 'failed' | 'aborted'; error: string | null }): Promise<void>;
+  finish(outcome: { result: 'succeeded' | 'failed' | 'interrupted'; error: string | null }): Promise<void>;
 }
 
 /**

@@ -208,7 +208,8 @@ export interface MarkMissingResult extends DeleteResult {
  * (the worker), or `command`: a write-back command changed the stream (docs/write-back.md).
  */
 export type RunTrigger = 'schedule' | 'manual' | 'webhook' | 'cli' | 'parent' | 'command';
-export type RunResult = 'running' | 'succeeded' | 'failed' | 'aborted';
+/** How a run ended; `interrupted`: asked to stop, it resumes from its checkpoint (rows of older versions say `aborted`). */
+export type RunResult = 'running' | 'succeeded' | 'failed' | 'interrupted';
 
 export interface StartRunInput {
   readonly stream: string;
