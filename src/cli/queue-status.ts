@@ -91,7 +91,11 @@ async function queueStatusOf(queue: SyncQueue): Promise<Omit<QueueStatus, 'worke
 
 /** The text form printed after the streams table of `status`. */
 export function formatQueueStatus(result: QueueStatusResult, now: Date): string {
-  if (!result.reachable) return `\nqueue: ${result.error}\n`;
+  if (!result.reachable)
+    // A refusal is the command's error, printed once on stderr after the rest.
+    return result.refused
+      ? '\nqueue: not shown: Redis refused (the error below)\n'
+      : `\nqueue: ${result.error}\n`;
   const { queue, counts, schedulers, active, workers } = result.status;
   const countLine = Object.entries(counts)
     .map(([state, count]) => `${state} ${count}`)
