@@ -335,6 +335,8 @@ export interface Store {
   /** Every row matching the filter, decoded alike on both dialects (checks, `verify`; it loads all). */
   readRows(stream: string, filter?: RowFilter): Promise<StoredRow[]>;
   countRows(stream: string, filter?: RowFilter): Promise<number>;
+  /** Which of the ids are live rows of an unscoped stream. */
+  liveKeys(stream: string, ids: readonly string[]): Promise<Set<string>>;
   /** The versions of one record, oldest first (history mode, docs/history.md). */
   history(stream: string, key: { readonly id: string; readonly scope?: string }): Promise<StoredVersion[]>;
 
@@ -394,8 +396,6 @@ export interface StoreVerbs extends Store {
   /** Parents whose children could not be fetched stay (or are) queued, with their error (child-queue.ts). */
   leaveParents(child: string, parents: readonly LeftParent[]): Promise<void>;
 
-  /** Which of the ids are live rows of an unscoped stream. */
-  liveKeys(stream: string, ids: readonly string[]): Promise<Set<string>>;
   /** Ids of live rows in key order, in batches (keyset pages: safe to write while iterating). */
   liveIds(stream: string, options?: LiveBatchOptions): AsyncIterable<string[]>;
   /** Live rows' ids and records in key order, in batches (e.g. the tasks whose goods to fetch). */
