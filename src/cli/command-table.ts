@@ -18,17 +18,11 @@ export function formatCommands(commands: readonly Command[], width = outputWidth
     command.createdId ?? '',
     command.updatedAt.toISOString(),
   ]);
-  const [header, ...lines] = formatTable(
-    ['id', 'kind', 'target', 'status', 'attempts', 'created id', 'updated'],
-    rows,
-  )
-    .trimEnd()
-    .split('\n');
-  const withErrors = lines.flatMap((line, index) => {
+  const header = ['id', 'kind', 'target', 'status', 'attempts', 'created id', 'updated'];
+  return formatTable(header, rows, '', (index) => {
     const error = commands[index]!.lastError;
-    return error ? [line, ...wrapText(`last error: ${error}`, width, '    ')] : [line];
+    return error ? wrapText(`last error: ${error}`, width, '    ') : [];
   });
-  return `${[header, ...withErrors].join('\n')}\n`;
 }
 
 /**

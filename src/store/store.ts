@@ -249,6 +249,15 @@ export interface SyncRun extends RunCounts {
   readonly error: string | null;
 }
 
+/** Which runs `listRuns` returns (newest first): every field narrows. */
+export interface RunFilter {
+  readonly stream?: string;
+  readonly partition?: string;
+  readonly result?: RunResult;
+  /** @default 20 */
+  readonly limit?: number;
+}
+
 /** The end of a partition's latest run that succeeded. */
 export interface RunSuccess {
   readonly stream: string;
@@ -321,7 +330,7 @@ export interface Store {
   /** Every partition's committed state. */
   listStates(): Promise<SyncState[]>;
   /** Newest first. */
-  listRuns(filter?: { stream?: string; limit?: number }): Promise<SyncRun[]>;
+  listRuns(filter?: RunFilter): Promise<SyncRun[]>;
   /** The latest run of every stream partition. */
   lastRuns(): Promise<SyncRun[]>;
   /** When each stream partition last succeeded, however many runs ago (for `status` and lag metrics). */

@@ -107,7 +107,8 @@ export function resolveStreams(names: readonly string[]): StreamName[] {
   return inRunOrder(names.length > 0 ? names : Object.keys(streams));
 }
 
-function clientFromSettings(
+/** The TMS client of these settings (the engine's, `check`'s); SettingsError when the URL or token is missing. */
+export function clientFromSettings(
   settings: Settings,
   logger: Logger,
   overrides: Partial<TmsClientOptions> = {},
