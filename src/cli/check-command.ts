@@ -35,8 +35,7 @@ export function registerCheckCommand(program: Command): void {
             client,
             onLine: (line) => process.stdout.write(formatLine(line, width)),
           });
-          for (const note of formatSkipped(selection.skipped))
-            process.stdout.write(`${note}\n`);
+          for (const note of formatSkipped(selection.skipped)) process.stdout.write(`${note}\n`);
           const failed = lines.filter((line) => !line.ok).length;
           const seconds = ((performance.now() - started) / 1000).toFixed(1);
           process.stdout.write(
