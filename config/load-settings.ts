@@ -1,3 +1,4 @@
+import { storeLocation } from '../src/store/store-url.js';
 import { checkHttpUrl, checkListenHost, checkRedisUrl, parsePort } from './address-settings.js';
 import { checkCommandSettings, commandsFromEnvironment } from './command-settings.js';
 import { listFromEnvironment, toList } from './list-setting.js';
@@ -62,6 +63,8 @@ function validate(settings: Settings): Settings {
   if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(settings.storeUrl)) {
     throw new SettingsError('STORE_URL', 'expected sqlite:PATH or postgres://USER@HOST:PORT/DATABASE');
   }
+  // The schema's name, and that it goes with a PostgreSQL store (StoreUrlError names the setting).
+  storeLocation(settings.storeUrl, settings.storeSchema);
   checkRedisUrl('REDIS_URL', settings.redisUrl);
   checkListenHost('OPS_HOST', settings.opsHost);
   if (!(logLevels as readonly string[]).includes(settings.logLevel)) {

@@ -10,6 +10,7 @@ export const topLevelVariables = {
   TMS_OPERATORS: 'operators',
   TMS_SEQUENCE_FIELD: 'sequenceField',
   STORE_URL: 'storeUrl',
+  STORE_SCHEMA: 'storeSchema',
   REDIS_URL: 'redisUrl',
   OPS_HOST: 'opsHost',
   OPS_PORT: 'opsPort',

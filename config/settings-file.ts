@@ -21,6 +21,7 @@ export const SettingsFile = Type.Object(
     driverToken: Type.Optional(Type.String()),
     operators: Type.Optional(ListValue),
     storeUrl: Type.Optional(Type.String()),
+    storeSchema: Type.Optional(Type.String()),
     redisUrl: Type.Optional(Type.String()),
     opsHost: Type.Optional(Type.String()),
     opsPort: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),

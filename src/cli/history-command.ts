@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../../config/load-settings.js';
 import { streams } from '../../config/streams.js';
-import { openStore } from '../store/open-store.js';
 import type { StoredVersion } from '../store/store.js';
 import { scopeColumnOf } from '../store/stream-tables.js';
 import { resolveStreams } from '../sync/sync-engine.js';
 import { runCommand, UsageError } from './cli-failure.js';
-import { cliLogger } from './cli-logger.js';
 import { formatTable } from './text-table.js';
+import { openCliStore } from './with-cli-store.js';
 
 export function registerHistoryCommand(program: Command): void {
   program
@@ -26,7 +25,7 @@ export function registerHistoryCommand(program: Command): void {
         const [name] = resolveStreams([stream]);
         checkScope(name!, flags.scope);
         const settings = loadSettings();
-        const store = await openStore(settings.storeUrl, { logger: cliLogger(settings) });
+        const store = await openCliStore(settings);
         try {
           const versions = await store.history(name!, {
             id,

@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../../config/load-settings.js';
 import { StreamUsageError } from '../store/errors.js';
-import { openStore } from '../store/open-store.js';
 import type { ResetResult, Store } from '../store/store.js';
 import { checkStreamNames, type Target } from '../sync/select-partitions.js';
 import { askOnTerminal } from './ask-on-terminal.js';
 import { exitCodes, runCommand, UsageError } from './cli-failure.js';
-import { cliLogger } from './cli-logger.js';
 import { thousands } from './thousands.js';
+import { openCliStore } from './with-cli-store.js';
 
 interface ResetFlags {
   data?: boolean;
@@ -35,7 +34,7 @@ export function registerResetCommand(program: Command): void {
         const targets = checkStreamNames(names);
         if (targets.length === 0) throw new UsageError('name at least one stream');
         const settings = loadSettings();
-        const store = await openStore(settings.storeUrl, { logger: cliLogger(settings) });
+        const store = await openCliStore(settings);
         try {
           if (flags.data && !flags.yes && !(await confirmed(store, targets))) {
             process.stderr.write('nothing reset\n');

@@ -21,7 +21,7 @@ export async function markMissing(
   input: MarkMissingInput,
 ): Promise<MarkMissingResult> {
   const table = context.table(input.stream);
-  for (const child of input.enqueueChildren ?? []) context.table(child);
+  for (const child of input.enqueueChildren ?? []) context.catalogued(child);
   return context.dialect.db
     .transaction()
     .execute((trx) =>
