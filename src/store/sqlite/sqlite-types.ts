@@ -15,6 +15,7 @@ export const sqliteTypes: SqlTypes = {
     boolean: 'integer',
     timestamp: 'text',
     date: 'text',
+    cents: 'integer',
   },
   viewsFixColumns: false,
   // ISO 8601 with milliseconds and Z, like the timestamps the store writes itself.
