@@ -9,6 +9,7 @@ import {
   type WholeProcessSummary,
 } from './group-summaries.js';
 import { formatHistory, type HistorySummary } from './history-rows.js';
+import { checkPartitionTargets, formatPartitions, type PartitionGroup } from './partition-report.js';
 import type { HotFrame } from './profile-top.js';
 import { formatTable, type RowSummary } from './results-table.js';
 import type { Startup } from './startup-cost.js';
@@ -39,6 +40,8 @@ export interface BenchReport {
   };
   /** History mode's cost: the same rows with history on and off. */
   readonly history?: readonly HistorySummary[];
+  /** Many operators: product against a plain client per operator count, the worker at the largest. */
+  readonly partitions?: PartitionGroup;
   readonly startup: Startup;
   readonly targets: readonly TargetCheck[];
   readonly profile?: readonly HotFrame[];
@@ -55,14 +58,26 @@ export interface ReportInput {
   children: BenchReport['children'];
   faults: BenchReport['faults'];
   history: readonly HistorySummary[] | undefined;
+  partitions: PartitionGroup | undefined;
   limit: number;
   startup: Startup;
   profile: readonly HotFrame[] | undefined;
 }
 
 export function buildReport(input: ReportInput): BenchReport {
-  const { startedAt, loadavgBefore, profile, limit, rows, wholeProcess, children, faults, history, ...rest } =
-    input;
+  const {
+    startedAt,
+    loadavgBefore,
+    profile,
+    limit,
+    rows,
+    wholeProcess,
+    children,
+    faults,
+    history,
+    partitions,
+    ...rest
+  } = input;
   return {
     generatedAt: new Date().toISOString(),
     ...rest,
@@ -73,9 +88,11 @@ export function buildReport(input: ReportInput): BenchReport {
     ...(children ? { children } : {}),
     ...(faults ? { faults } : {}),
     ...(history ? { history } : {}),
+    ...(partitions ? { partitions } : {}),
     targets: [
       ...checkTargets(rows ?? []),
       ...checkGroupTargets({ wholeProcess, children: children?.rows, faults: faults?.rows, history, limit }),
+      ...(partitions ? checkPartitionTargets(partitions) : []),
     ],
     ...(profile ? { profile } : {}),
   };
@@ -126,6 +143,12 @@ export function formatReport(report: BenchReport): string {
       '',
       'history mode (streams.history: ["invoices"]) against the same rows without it:',
       formatHistory(report.history),
+    );
+  if (report.partitions)
+    lines.push(
+      '',
+      'many operators: every stream, whole processes, beside a plain client sending the same requests (16 in flight):',
+      formatPartitions(report.partitions),
     );
   lines.push(
     '',

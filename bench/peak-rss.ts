@@ -9,6 +9,8 @@ export interface MeasuredProcess {
   readonly wallSeconds: number;
   /** Peak RSS in MB (VmHWM), from `/usr/bin/time` or, without it, by polling /proc. */
   readonly peakRssMb: number;
+  /** User and system CPU seconds of the process (NaN without GNU time). */
+  readonly cpuSeconds: number;
 }
 
 const gnuTime = '/usr/bin/time';
@@ -25,7 +27,7 @@ export async function runMeasured(
   const timeFile = join(dir, 'time');
   const useTime = existsSync(gnuTime);
   const command = useTime ? gnuTime : process.execPath;
-  const argv = useTime ? ['-f', '%M', '-o', timeFile, process.execPath, ...args] : [...args];
+  const argv = useTime ? ['-f', '%M %U %S', '-o', timeFile, process.execPath, ...args] : [...args];
   const started = performance.now();
   const child = spawn(command, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -35,16 +37,16 @@ export async function runMeasured(
   const polled = useTime ? undefined : pollPeak(child.pid!);
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   const wallSeconds = (performance.now() - started) / 1000;
-  const peakKb = useTime ? readTimeFile(timeFile) : polled!.stop();
+  const [peakKb, user, system] = useTime ? readTimeFile(timeFile) : [polled!.stop(), Number.NaN, 0];
   rmSync(dir, { recursive: true, force: true });
   if (code !== 0) throw new Error(`node ${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`);
-  return { stdout, wallSeconds, peakRssMb: peakKb / 1024 };
+  return { stdout, wallSeconds, peakRssMb: peakKb! / 1024, cpuSeconds: user! + system! };
 }
 
-/** GNU time's `%M` (the last line: earlier ones may carry "Command exited with non-zero status"). */
-function readTimeFile(path: string): number {
+/** GNU time's `%M %U %S` (the last line: earlier ones may carry "Command exited with non-zero status"). */
+function readTimeFile(path: string): number[] {
   const lines = readFileSync(path, 'utf8').trim().split('\n');
-  return Number(lines.at(-1));
+  return lines.at(-1)!.split(' ').map(Number);
 }
 
 function pollPeak(pid: number): { stop(): number } {

@@ -1,7 +1,8 @@
 // npm run bench [-- --only backfill,incremental,whole-process,children,faults --records 200000 ...]
 // Issues 7, 13 and 19: the product's backfill and incremental cycles next to the raw limit and a
 // naive script; whole processes next to a plain loop against a server that is not tms-sim; child
-// streams against latency and a rate limit; a flaky TMS next to a plain client. Every row runs in
+// streams against latency and a rate limit; a flaky TMS next to a plain client; issue 31: many
+// operators (partitions) next to a plain client sending the same requests, and the worker at that size. Every row runs in
 // its own process against servers in others, repetitions alternated, medians reported.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -11,9 +12,12 @@ import { type BackfillContext, type BackfillRow, backfillRows, productFiles } fr
 import { buildReport, formatReport, saveReport } from './bench-report.js';
 import { measureChildren } from './children-rows.js';
 import { measureFaults } from './fault-rows.js';
+import { measureFleetWorker } from './fleet-worker.js';
 import { summarizeChildren, summarizeFaults, summarizeWholeProcess } from './group-summaries.js';
 import { type HistorySummary, measureHistory, summarizeHistory } from './history-rows.js';
 import { measureIncremental } from './incremental.js';
+import type { PartitionGroup } from './partition-report.js';
+import { measurePartitions, partitionData, partitionStore } from './partition-rows.js';
 import { connectPgDatabases, defaultPgUrl, type PgDatabases } from './postgres.js';
 import { keptProfile, profileProduct } from './profile-product.js';
 import type { HotFrame } from './profile-top.js';
@@ -24,7 +28,15 @@ import { measureStartup } from './startup-cost.js';
 import { measureWholeProcess } from './whole-process.js';
 import { measureWorkerCycles } from './worker-cycles.js';
 
-const groupNames = ['backfill', 'incremental', 'whole-process', 'children', 'faults', 'history'] as const;
+const groupNames = [
+  'backfill',
+  'incremental',
+  'whole-process',
+  'children',
+  'faults',
+  'history',
+  'partitions',
+] as const;
 type Group = (typeof groupNames)[number];
 
 /** The limit of the children rows (b), (c): issue 13's 300 requests per second. */
@@ -45,6 +57,8 @@ interface BenchFlags {
   skipWorker?: boolean;
   redisUrl: string;
   out: string;
+  partitionOperators: number[];
+  fleetInterval: number;
 }
 
 const positive = (value: string) => {
@@ -52,6 +66,8 @@ const positive = (value: string) => {
   if (!Number.isSafeInteger(number) || number < 1) throw new InvalidArgumentError('a positive integer');
   return number;
 };
+
+const counts = (value: string): number[] => value.split(',').map((part) => positive(part.trim()));
 
 const groups = (value: string): Group[] => {
   const named = value.split(',').map((name) => name.trim());
@@ -62,6 +78,31 @@ const groups = (value: string): Group[] => {
 };
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** The partitions group: product and plain client per operator count, then the worker at the largest. */
+async function partitionsGroup(flags: BenchFlags, workDir: string): Promise<PartitionGroup> {
+  const operators = flags.partitionOperators;
+  log(`partitions: ${operators.join(', ')} operators`);
+  const rows = await measurePartitions({ operators, repetitions: 1, workDir, log });
+  if (flags.skipWorker) return { rows };
+  const largest = Math.max(...operators);
+  log(`the worker at ${largest} operators, every ${flags.fleetInterval} s`);
+  const sim = await startSimProcess({ ...partitionData, operators: largest });
+  try {
+    const worker = await measureFleetWorker({
+      sim,
+      operators: largest,
+      storePath: partitionStore(workDir, largest, 0),
+      redisUrl: flags.redisUrl,
+      workDir,
+      intervalSeconds: flags.fleetInterval,
+      log,
+    });
+    return { rows, worker };
+  } finally {
+    await sim.stop();
+  }
+}
 
 /** Every row once per repetition, the order rotated so load drift and order effects hit all rows alike. */
 async function measureBackfill(
@@ -220,6 +261,7 @@ async function main(flags: BenchFlags): Promise<void> {
         }
       : undefined;
     const history = only('history') ? await historyGroup(flags, workDir) : undefined;
+    const partitions = only('partitions') ? await partitionsGroup(flags, workDir) : undefined;
     const startup = await measureStartup(flags.repetitions);
     const profile = cycles?.profile;
     const report = buildReport({
@@ -233,6 +275,7 @@ async function main(flags: BenchFlags): Promise<void> {
       children,
       faults,
       history,
+      partitions,
       limit: childLimit,
       startup,
       profile,
@@ -282,6 +325,13 @@ await main(
       '--skip-worker',
       'leave out the rows that need Redis (the worker cycle, two workers sharing a budget)',
     )
+    .option(
+      '--partition-operators <counts>',
+      'operator counts of the partitions rows (comma-separated)',
+      counts,
+      [50, 500, 2000],
+    )
+    .option('--fleet-interval <seconds>', 'schedule of the worker row of the partitions group', positive, 300)
     .option('--redis-url <url>', 'Redis for the workers', process.env.REDIS_URL ?? 'redis://127.0.0.1:6379')
     .option('--out <path>', 'results file (figures kept per data set size)', 'bench/results.json')
     .parse()

@@ -10,6 +10,8 @@ export interface SimProcess {
   readonly admin: SimAdminClient;
   /** CPU seconds the simulator has used so far: its share of a run's wall time shows it is no bottleneck. */
   cpuSeconds(): number;
+  /** The API requests served since the last call, `METHOD URL` a line (started with `record`). */
+  recordedRequests(): Promise<string>;
   /** Applies `count` random changes to invoices only, in batches the admin route accepts. */
   changeInvoices(count: number, seed: number): Promise<SimChange[]>;
   stop(): Promise<void>;
@@ -30,6 +32,10 @@ export interface SimProcessOptions {
   readonly faults?: string;
   /** @default 3600 */
   readonly tokenTtlSeconds?: number;
+  /** Days of rides per operator (tms-sim's `rideDays`). @default 7 */
+  readonly rideDays?: number;
+  /** Record the requests served, for `recordedRequests`. @default false */
+  readonly record?: boolean;
 }
 
 export async function startSimProcess(options: SimProcessOptions): Promise<SimProcess> {
@@ -40,12 +46,13 @@ export async function startSimProcess(options: SimProcessOptions): Promise<SimPr
     'latency-ms': options.latencyMs ?? 0,
     'rate-limit': options.rateLimit ?? 0,
     'token-ttl': options.tokenTtlSeconds ?? 3600,
+    'ride-days': options.rideDays ?? 7,
     ...(options.faults ? { faults: options.faults } : {}),
   };
-  const server = await startServerProcess(
-    'bench/sim-server.ts',
-    Object.entries(flags).flatMap(([name, value]) => [`--${name}`, String(value)]),
-  );
+  const server = await startServerProcess('bench/sim-server.ts', [
+    ...Object.entries(flags).flatMap(([name, value]) => [`--${name}`, String(value)]),
+    ...(options.record ? ['--record'] : []),
+  ]);
   const admin = createSimAdminClient({ url: server.url });
   return {
     url: server.url,
@@ -57,6 +64,7 @@ export async function startSimProcess(options: SimProcessOptions): Promise<SimPr
       return served;
     },
     cpuSeconds: server.cpuSeconds,
+    recordedRequests: async () => (await fetch(`${server.url}/_bench/requests`)).text(),
     async changeInvoices(count, seed) {
       const changes: SimChange[] = [];
       for (let done = 0, batch = 0; done < count; batch++) {

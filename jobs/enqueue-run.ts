@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pMap from 'p-map';
 import type { Settings } from '../config/settings.js';
 import type { PartitionSummary } from '../src/sync/run-options.js';
 import { configuredStreams, type SkippedStream, selectPartitions } from '../src/sync/select-partitions.js';
@@ -64,11 +65,13 @@ export async function enqueueStreams(
   request: RunRequest,
 ): Promise<EnqueuedRequest> {
   const { partitions, skipped } = selectPartitions(request.streams, settings);
-  const runs: EnqueuedRun[] = [];
-  for (const { stream, partition } of partitions) {
-    const flags = { full: request.full ?? false, reconcile: request.reconcile ?? false };
-    runs.push(await enqueueRun(queue, { stream, partition, trigger: request.trigger, ...flags }));
-  }
+  const flags = { full: request.full ?? false, reconcile: request.reconcile ?? false };
+  // Many at once (one connection pipelines them): `trigger all` of thousands of operators.
+  const runs = await pMap(
+    partitions,
+    ({ stream, partition }) => enqueueRun(queue, { stream, partition, trigger: request.trigger, ...flags }),
+    { concurrency: 64 },
+  );
   return { runs, skipped };
 }
 

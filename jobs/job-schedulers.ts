@@ -1,4 +1,5 @@
 import type { RepeatOptions } from 'bullmq';
+import pMap from 'p-map';
 import type { ScheduleSetting, Settings } from '../config/settings.js';
 import { type SkippedStream, type StreamPartition, selectPartitions } from '../src/sync/select-partitions.js';
 import { reconciles } from '../src/sync/stream-partitions.js';
@@ -33,31 +34,40 @@ export interface SchedulerSync {
  */
 export async function syncSchedulers(queue: SyncQueue, settings: Settings): Promise<SchedulerSync> {
   const { partitions, skipped } = selectPartitions([], settings);
-  const upserted: string[] = [];
-  const upsert = async (id: string, schedule: ScheduleSetting, data: SyncJobData) => {
-    await queue.upsertJobScheduler(id, repeatOf(schedule), {
-      name: jobNames.tick,
-      data,
-      opts: { attempts: 1, removeOnComplete: true, removeOnFail: 100 },
-    });
-    upserted.push(id);
-  };
+  const wanted: Array<{ id: string; schedule: ScheduleSetting; data: SyncJobData }> = [];
   for (const target of partitions) {
     const data: SyncJobData = { ...target, trigger: 'schedule' };
-    await upsert(schedulerIdOf(target), settings.streamSchedules[target.stream] ?? settings.schedule, data);
+    const schedule = settings.streamSchedules[target.stream] ?? settings.schedule;
+    wanted.push({ id: schedulerIdOf(target), schedule, data });
     const reconcile = settings.streamReconcileSchedules[target.stream] ?? settings.reconcileSchedule;
     if (reconcile !== false && reconciles(target.stream, target.partition))
-      await upsert(schedulerIdOf(target, 'reconcile'), reconcile, { ...data, reconcile: true });
+      wanted.push({
+        id: schedulerIdOf(target, 'reconcile'),
+        schedule: reconcile,
+        data: { ...data, reconcile: true },
+      });
   }
-  const removed: string[] = [];
-  for (const scheduler of await queue.getJobSchedulers(0, -1)) {
-    const ours = Object.values(kinds).some((prefix) => scheduler.key.startsWith(prefix));
-    if (!ours || upserted.includes(scheduler.key)) continue;
-    await queue.removeJobScheduler(scheduler.key);
-    removed.push(scheduler.key);
-  }
-  return { upserted, removed, skipped };
+  // Many at once: each is a round trip, and thousands of operators make tens of thousands.
+  await pMap(
+    wanted,
+    ({ id, schedule, data }) =>
+      queue.upsertJobScheduler(id, repeatOf(schedule), {
+        name: jobNames.tick,
+        data,
+        opts: { attempts: 1, removeOnComplete: true, removeOnFail: 100 },
+      }),
+    { concurrency: schedulersInFlight },
+  );
+  const upserted = new Set(wanted.map((entry) => entry.id));
+  const removed = (await queue.getJobSchedulers(0, -1))
+    .map((scheduler) => scheduler.key)
+    .filter((key) => Object.values(kinds).some((prefix) => key.startsWith(prefix)) && !upserted.has(key));
+  await pMap(removed, (key) => queue.removeJobScheduler(key), { concurrency: schedulersInFlight });
+  return { upserted: [...upserted], removed, skipped };
 }
+
+/** Scheduler upserts sent at once: one connection pipelines them. */
+const schedulersInFlight = 64;
 
 function repeatOf(schedule: ScheduleSetting): Omit<RepeatOptions, 'key'> {
   return schedule.cron !== undefined

@@ -50,7 +50,11 @@ export interface SyncWorker {
 export async function startSyncWorker(options: SyncWorkerOptions): Promise<SyncWorker> {
   const { settings, logger, queue } = options;
   const schedulers = options.schedule === false ? undefined : await syncSchedulers(queue, settings);
-  if (schedulers) logger.info({ ...schedulers }, 'job schedulers in place');
+  if (schedulers)
+    logger.info(
+      { upserted: schedulers.upserted.length, removed: schedulers.removed, skipped: schedulers.skipped },
+      'job schedulers in place',
+    );
   const stopping = new AbortController();
   const processor = createSyncProcessor({
     ...options,

@@ -7,7 +7,8 @@ import type {
 import { type StreamName, streams } from '../../config/streams.js';
 import type { JsonObject } from '../../schemas/json-object.js';
 import { HttpStatusError, type TmsClient } from '../client/index.js';
-import { keyedRecords, keyReader, sequenceReader, valuesAtPath } from '../sync/record-keys.js';
+import { valuesAtPath } from '../store/values-at-path.js';
+import { keyedRecords, keyReader, sequenceReader } from '../sync/record-keys.js';
 import { deletedPartition } from '../sync/strategies/sequence-strategy.js';
 import { SyncProtocolError } from '../sync/sync-errors.js';
 

@@ -12,6 +12,9 @@ export interface QueueStatus {
   /** Workers that wrote a heartbeat within the last day, alive ones first (jobs/worker-heartbeat.ts). */
   readonly workers: WorkerBeat[];
   readonly counts: Record<string, number>;
+  /** Every scheduler of the queue. */
+  readonly schedulerCount: number;
+  /** The schedulers next due, soonest first: all of them up to `schedulersShown`, else that many. */
   readonly schedulers: Array<{ id: string; schedule: string; next: Date | null }>;
   readonly active: Array<{
     jobId: string;
@@ -60,15 +63,23 @@ export async function readQueueStatus(
   }
 }
 
+/**
+ * Schedulers `status` reads whole: each is one more read of Redis, and a fleet of thousands of
+ * operators has tens of thousands; past this many it shows the soonest and counts the rest.
+ */
+export const schedulersShown = 1000;
+
 async function queueStatusOf(queue: SyncQueue): Promise<Omit<QueueStatus, 'workers'>> {
-  const [counts, schedulers, active] = await Promise.all([
+  const [counts, schedulerCount, schedulers, active] = await Promise.all([
     queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'failed', 'completed', 'paused'),
-    queue.getJobSchedulers(0, -1, true),
+    queue.getJobSchedulersCount(),
+    queue.getJobSchedulers(0, schedulersShown - 1, true),
     queue.getActive(),
   ]);
   return {
     queue: queue.name,
     counts,
+    schedulerCount,
     schedulers: schedulers.map((scheduler) => ({
       id: scheduler.key,
       schedule: scheduler.pattern ?? `every ${Math.round((scheduler.every ?? 0) / 1000)}s`,
@@ -96,7 +107,7 @@ export function formatQueueStatus(result: QueueStatusResult, now: Date): string 
     return result.refused
       ? '\nqueue: not shown: Redis refused (the error below)\n'
       : `\nqueue: ${result.error}\n`;
-  const { queue, counts, schedulers, active, workers } = result.status;
+  const { queue, counts, schedulers, schedulerCount, active, workers } = result.status;
   const countLine = Object.entries(counts)
     .map(([state, count]) => `${state} ${count}`)
     .join(', ');
@@ -105,9 +116,11 @@ export function formatQueueStatus(result: QueueStatusResult, now: Date): string 
     ...workerLines(workers, now),
     '',
     `queue ${queue}: ${countLine}`,
-    reconcileLine(schedulers),
+    reconcileLine(schedulers, schedulerCount > schedulers.length),
     '',
-    'schedulers:',
+    schedulerCount > schedulers.length
+      ? `schedulers: ${schedulerCount}, the ${schedulers.length} next due:`
+      : 'schedulers:',
   ];
   for (const scheduler of schedulers) {
     const overdue =
@@ -129,12 +142,14 @@ export function formatQueueStatus(result: QueueStatusResult, now: Date): string 
 }
 
 /** When the worker next looks for hard deletes: the earliest `reconcile:` scheduler (job-schedulers.ts). */
-function reconcileLine(schedulers: QueueStatus['schedulers']): string {
+function reconcileLine(schedulers: QueueStatus['schedulers'], partial: boolean): string {
   const reconcile = schedulers.filter((scheduler) => scheduler.id.startsWith('reconcile:'));
   const next = reconcile
     .map((scheduler) => scheduler.next)
     .filter((date): date is Date => date !== null)
     .sort((a, b) => a.getTime() - b.getTime())[0];
+  if (!next && partial)
+    return `hard deletes: no reconcile among the ${schedulers.length} schedulers next due`;
   if (!next) return 'hard deletes: no reconcile scheduled';
   return `hard deletes: next reconcile ${next.toISOString()} (${reconcile.length} partitions; schedulers reconcile:*)`;
 }

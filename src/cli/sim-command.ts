@@ -14,6 +14,7 @@ const flagOf: Record<string, string> = {
   invoices: '--invoices',
   clients: '--clients',
   operators: '--operators',
+  rideDays: '--ride-days',
   faults: '--faults',
   apiToken: '--api-token',
   adminToken: '--admin-token',
@@ -46,6 +47,7 @@ export function registerSimCommand(program: Command): void {
     .option('--invoices <n>', 'invoices in the initial data set')
     .option('--clients <n>', 'clients in the initial data set')
     .option('--operators <n>', 'operators with Driver API data')
+    .option('--ride-days <n>', 'days of rides per operator (1: today only, for fleets of thousands)')
     .option('--faults <name>', 'fault profile: none, flaky, hostile, slow, throttled, harsh, lossy')
     .option(
       '--lost-responses <rate>',
@@ -102,6 +104,7 @@ function simOptionsFrom(flags: RawFlags): SimOptionsInput {
     invoices: integerFlag('--invoices', text('invoices')),
     clients: integerFlag('--clients', text('clients')),
     operators: integerFlag('--operators', text('operators')),
+    rideDays: integerFlag('--ride-days', text('rideDays')),
     faults: faultsFrom(text('faults'), numberFlag('--lost-responses', text('lostResponses'))),
     apiToken: text('apiToken'),
     adminToken: text('adminToken'),

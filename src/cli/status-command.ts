@@ -9,6 +9,7 @@ import { formatQueueStatus, readQueueStatus } from './queue-status.js';
 import { type PartitionProblem, partitionProblems } from './status-checks.js';
 import { readStatus, type StatusReport, type StreamStatus } from './stream-status.js';
 import { formatTable } from './text-table.js';
+import { thousands } from './thousands.js';
 import { openCliStore } from './with-cli-store.js';
 
 /** Longest error text per partition in the table's notes (`--json` has it whole). */
@@ -116,31 +117,89 @@ function formatAttention({ heldDeletes, drift }: Attention): string {
   ].join('');
 }
 
+/** A stream with more partitions than this is one row of `status` (one per operator: thousands). */
+const partitionRowsPerStream = 10;
+
 function formatStatus({ partitions, unconfigured, skipped }: StatusReport): string {
   const header = ['stream', 'watermark', 'last run', 'result', 'written', 'lag', 'pending'];
-  const rows = partitions.map((item) => [
-    item.partition ? `${item.stream}/${item.partition}` : item.stream,
+  const rows = byStream(partitions).flatMap((group) =>
+    group.length > partitionRowsPerStream ? [streamRow(group)] : group.map(partitionRow),
+  );
+  const failed = new Map<string, string[]>();
+  for (const item of partitions) {
+    if (item.lastRun?.result !== 'failed') continue;
+    const reason = clip(item.lastRun.error ?? 'no error recorded');
+    failed.set(reason, [...(failed.get(reason) ?? []), labelOf(item)]);
+  }
+  const errors = [...failed].map(([reason, labels]) => `  ${namedFew(labels)}: ${reason}`);
+  const notes = [
+    errors.length ? `\nlatest run failed:\n${errors.join('\n')}` : '',
+    ...skippedNotes(skipped),
+    unconfigured.length
+      ? `\nin the store but no longer configured (not shown): ${namedFew(unconfigured, 20)}`
+      : '',
+  ].filter(Boolean);
+  return `${formatTable(header, rows)}${notes.length ? `${notes.join('\n')}\n` : ''}`;
+}
+
+function partitionRow(item: StreamStatus): string[] {
+  return [
+    labelOf(item),
     item.watermark === null ? '' : `${item.watermark}${item.cycleInProgress ? ' (cycle in progress)' : ''}`,
     item.lastRun ? item.lastRun.startedAt.toISOString() : 'never',
     item.lastRun?.result ?? '',
     item.lastRun ? String(item.lastRun.inserted + item.lastRun.updated) : '',
     item.lagSeconds === null ? 'never' : formatDuration(item.lagSeconds),
     pendingText(item.pending),
-  ]);
-  const errors = partitions
-    .filter((item) => item.lastRun?.result === 'failed')
-    .map(
-      (item) =>
-        `  ${item.partition ? `${item.stream}/${item.partition}` : item.stream}: ${clip(item.lastRun!.error ?? 'no error recorded')}`,
-    );
-  const notes = [
-    errors.length ? `\nlatest run failed:\n${errors.join('\n')}` : '',
-    ...skippedNotes(skipped),
-    unconfigured.length
-      ? `\nin the store but no longer configured (not shown): ${unconfigured.join(', ')}`
-      : '',
-  ].filter(Boolean);
-  return `${formatTable(header, rows)}${notes.length ? `${notes.join('\n')}\n` : ''}`;
+  ];
+}
+
+/** Every partition of a stream in one row: its latest run, results counted, the largest lag. */
+function streamRow(group: readonly StreamStatus[]): string[] {
+  const starts = group.flatMap((item) => (item.lastRun ? [item.lastRun.startedAt.getTime()] : []));
+  const results = new Map<string, number>();
+  for (const item of group) {
+    const result = item.lastRun?.result ?? 'never ran';
+    results.set(result, (results.get(result) ?? 0) + 1);
+  }
+  const never = group.filter((item) => item.lagSeconds === null).length;
+  const lags = group.flatMap((item) => (item.lagSeconds === null ? [] : [item.lagSeconds]));
+  return [
+    `${group[0]!.stream} (${thousands(group.length)} partitions)`,
+    '',
+    starts.length ? new Date(Math.max(...starts)).toISOString() : 'never',
+    [...results].map(([result, n]) => `${thousands(n)} ${result}`).join(', '),
+    String(
+      group.reduce((sum, item) => sum + (item.lastRun ? item.lastRun.inserted + item.lastRun.updated : 0), 0),
+    ),
+    [
+      lags.length ? `${formatDuration(Math.max(...lags))} at most` : '',
+      never ? `${thousands(never)} never` : '',
+    ]
+      .filter(Boolean)
+      .join(', '),
+    '',
+  ];
+}
+
+function byStream(partitions: readonly StreamStatus[]): StreamStatus[][] {
+  const groups = new Map<string, StreamStatus[]>();
+  for (const item of partitions) {
+    const group = groups.get(item.stream);
+    if (group) group.push(item);
+    else groups.set(item.stream, [item]);
+  }
+  return [...groups.values()];
+}
+
+/** `a, b, c`, or past `count` names `a, b, c and 40 more`. */
+function namedFew(labels: readonly string[], count = 3): string {
+  const more = labels.length - count;
+  return more > 0 ? `${labels.slice(0, count).join(', ')} and ${thousands(more)} more` : labels.join(', ');
+}
+
+function labelOf(item: { readonly stream: string; readonly partition: string }): string {
+  return item.partition ? `${item.stream}/${item.partition}` : item.stream;
 }
 
 function skippedNotes(skipped: StatusReport['skipped']): string[] {

@@ -2,8 +2,14 @@ import type { ClientTraffic } from '../client/index.js';
 import type { PartitionSummary } from '../sync/run-options.js';
 import { thousands } from './thousands.js';
 
-const columns: Array<[string, (s: PartitionSummary) => string]> = [
-  ['stream', (s) => (s.partition ? `${s.stream}/${s.partition}` : s.stream)],
+/** One row of the table: a partition, or every partition of a stream with many. */
+interface SummaryRow extends Omit<PartitionSummary, 'result' | 'cause' | 'runId'> {
+  readonly label: string;
+  readonly result: string;
+}
+
+const columns: Array<[string, (s: SummaryRow) => string]> = [
+  ['stream', (s) => s.label],
   ['result', (s) => s.result],
   ['pages', (s) => count(s.pages)],
   ['fetched', (s) => count(s.records)],
@@ -18,26 +24,109 @@ const columns: Array<[string, (s: PartitionSummary) => string]> = [
   ['seconds', (s) => (s.durationMs / 1000).toFixed(1)],
 ];
 
+/** A stream with more partitions than this is one row (its counts added up); fewer, a row each. */
+const partitionRowsPerStream = 10;
+
+/** Failures with one reason named one by one up to this many; the rest counted. */
+const namedPerReason = 3;
+
 /**
  * The end-of-run table of `sync`, `demo` and `trigger --wait`, with each failure's or skip's reason
  * below it. `fetched` counts the records received from the TMS; `inserted` + `updated` are the rows
- * written (what `status` shows as `written`).
+ * written (what `status` shows as `written`). A stream with many partitions (one per operator) is
+ * one row, `tasks (500 partitions)`, its counts added up and its seconds those of its slowest
+ * partition; failures sharing a reason are one line. The last line counts partitions by result.
  */
 export function formatSummary(summaries: readonly PartitionSummary[]): string {
-  const rows = summaries.map((summary) => columns.map(([, cell]) => cell(summary)));
+  const rows = summaryRows(summaries).map((summary) => columns.map(([, cell]) => cell(summary)));
   const header = columns.map(([title]) => title);
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) =>
     cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
-  const failures = summaries
-    .filter((summary) => summary.error !== null)
-    .map(
-      (summary) =>
-        `${columns[0]![1](summary)}: ${summary.result === 'skipped' ? 'skipped: ' : ''}${summary.error}`,
-    );
   const dryRun = summaries.some((summary) => summary.dryRun) ? ['dry run: nothing was written', ''] : [];
-  const notes = [...failures, ...heldNotes(summaries), ...driftNotes(summaries)];
-  return [...dryRun, line(header), ...rows.map(line), ...(notes.length ? ['', ...notes] : []), ''].join('\n');
+  const notes = [...failureNotes(summaries), ...heldNotes(summaries), ...driftNotes(summaries)];
+  return [
+    ...dryRun,
+    line(header),
+    ...rows.map(line),
+    ...(notes.length ? ['', ...notes] : []),
+    '',
+    totalLine(summaries),
+    '',
+  ].join('\n');
+}
+
+function summaryRows(summaries: readonly PartitionSummary[]): SummaryRow[] {
+  const byStream = new Map<string, PartitionSummary[]>();
+  for (const summary of summaries) {
+    const group = byStream.get(summary.stream);
+    if (group) group.push(summary);
+    else byStream.set(summary.stream, [summary]);
+  }
+  return [...byStream.values()].flatMap((group) =>
+    group.length > partitionRowsPerStream
+      ? [streamRow(group)]
+      : group.map((summary) => ({ ...summary, label: labelOf(summary) })),
+  );
+}
+
+function streamRow(group: readonly PartitionSummary[]): SummaryRow {
+  const sum = (pick: (s: PartitionSummary) => number) => group.reduce((total, s) => total + pick(s), 0);
+  return {
+    ...group[0]!,
+    label: `${group[0]!.stream} (${thousands(group.length)} partitions)`,
+    result: resultCounts(group, ', '),
+    pages: sum((s) => s.pages),
+    records: sum((s) => s.records),
+    inserted: sum((s) => s.inserted),
+    updated: sum((s) => s.updated),
+    unchanged: sum((s) => s.unchanged),
+    older: sum((s) => s.older),
+    deleted: sum((s) => s.deleted),
+    held: sum((s) => s.held),
+    drift: sum((s) => s.drift),
+    watermark: null,
+    durationMs: Math.max(...group.map((s) => s.durationMs)),
+  };
+}
+
+const resultOrder = ['succeeded', 'failed', 'interrupted', 'skipped'];
+
+/** `succeeded`, or, mixed, `498 succeeded, 2 failed`. */
+function resultCounts(group: readonly PartitionSummary[], separator: string): string {
+  const counts = new Map<string, number>(resultOrder.map((result) => [result, 0]));
+  for (const { result } of group) counts.set(result, (counts.get(result) ?? 0) + 1);
+  for (const [result, n] of counts) if (n === 0) counts.delete(result);
+  if (counts.size === 1 && group.length > 0) return group[0]!.result;
+  return [...counts].map(([result, n]) => `${thousands(n)} ${result}`).join(separator);
+}
+
+/** Each reason once, with the partitions it stopped (the first few named). */
+function failureNotes(summaries: readonly PartitionSummary[]): string[] {
+  const byReason = new Map<string, string[]>();
+  for (const summary of summaries) {
+    if (summary.error === null) continue;
+    const reason = `${summary.result === 'skipped' ? 'skipped: ' : ''}${summary.error}`;
+    const labels = byReason.get(reason);
+    if (labels) labels.push(labelOf(summary));
+    else byReason.set(reason, [labelOf(summary)]);
+  }
+  return [...byReason].map(([reason, labels]) => {
+    const more = labels.length - namedPerReason;
+    const named = labels.slice(0, namedPerReason).join(', ');
+    return `${more > 0 ? `${named} and ${thousands(more)} more` : named}: ${reason}`;
+  });
+}
+
+function totalLine(summaries: readonly PartitionSummary[]): string {
+  if (summaries.length === 0) return 'no partition ran';
+  const streams = new Set(summaries.map((s) => s.stream)).size;
+  const partitions = `${thousands(summaries.length)} partition${summaries.length === 1 ? '' : 's'}`;
+  return `${partitions} of ${thousands(streams)} stream${streams === 1 ? '' : 's'}: ${resultCounts(summaries, ', ')}`;
+}
+
+function labelOf(summary: PartitionSummary): string {
+  return summary.partition ? `${summary.stream}/${summary.partition}` : summary.stream;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { abortableSleep } from './abortable-sleep.js';
+import type { LearnedAllowance } from './learned-allowance.js';
 
 /**
  * The TMS's allowance, taken from before every send. Whoever shares one budget shares the allowance:
@@ -21,14 +22,19 @@ export interface RequestBudget {
 
 /**
  * An in-process budget: a token bucket of capacity one (GCRA) spaces sends to `requestsPerSecond`
- * (0 = no rate), each send reserving the next free slot so concurrent callers queue fairly without
- * a timer per waiter; an aborted wait gives its slot back. A pause holds every send until it ends.
+ * (0 = no rate, or the rate `learned` has found), each send reserving the next free slot so
+ * concurrent callers queue fairly without a timer per waiter; an aborted wait gives its slot back.
+ * A pause holds every send until it ends.
  */
 export function createLocalBudget(
   requestsPerSecond: number,
   now: () => number = performance.now.bind(performance),
+  learned?: LearnedAllowance,
 ): RequestBudget {
-  const intervalMs = requestsPerSecond > 0 ? 1000 / requestsPerSecond : 0;
+  const interval = () => {
+    const perSecond = requestsPerSecond > 0 ? requestsPerSecond : (learned?.rate() ?? 0);
+    return perSecond > 0 ? 1000 / perSecond : 0;
+  };
   let nextFreeAt = 0;
   const pause = createLocalPause(now);
   return {
@@ -37,6 +43,7 @@ export function createLocalBudget(
       const paused = pause.remainingMs();
       if (paused > maxWaitMs) return paused;
       if (paused > 0) await abortableSleep(paused, signal);
+      const intervalMs = interval();
       if (intervalMs === 0) return 0;
       const slot = Math.max(nextFreeAt, now());
       nextFreeAt = slot + intervalMs;

@@ -15,6 +15,7 @@ import {
   TmsError,
 } from './errors.js';
 import type { HttpMethod, HttpRequest, HttpResponse, HttpTransport } from './http-transport.js';
+import { createLearnedAllowance } from './learned-allowance.js';
 import { createOriginHealth, type OriginHealth, type OriginHealthView } from './origin-health.js';
 import { cancelBody, type ReceivedJson } from './read-body.js';
 import { createLocalBudget } from './request-budget.js';
@@ -81,7 +82,10 @@ export interface ClientTraffic {
 }
 
 export function createRequestCore(transport: HttpTransport, options: ResolvedClientOptions): RequestCore {
-  const budget = options.budget ?? createLocalBudget(options.requestsPerSecond);
+  // Told no allowance and sharing no budget: the process learns the TMS's from its 429s.
+  const learned =
+    options.budget === undefined && options.requestsPerSecond === 0 ? createLearnedAllowance() : undefined;
+  const budget = options.budget ?? createLocalBudget(options.requestsPerSecond, undefined, learned);
   const limit = createConcurrencyLimit({ initial: options.initialConcurrency, max: options.connections });
   const counts = { requests: 0, sends: 0, retries: 0, rateLimited: 0, budgetWaitMs: 0, pausedMs: 0 };
   let pausedUntil = 0;
@@ -142,11 +146,12 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
       withRetry(
         async () => {
           health.admit();
-          const token = await tokenFor();
           const waitFrom = performance.now();
           const maxWaitMs = options.retry.maxTotalMs - (performance.now() - started);
           const pausedForMs = await budget.take(signal, maxWaitMs);
           if (pausedForMs > 0) throw pausedError(pausedForMs, target, options);
+          // Read once the budget let the send go: a wait for the allowance may outlast a token.
+          const token = await tokenFor();
           const release = await limit.acquire(signal);
           counts.budgetWaitMs += performance.now() - waitFrom;
           counts.sends += 1;
@@ -155,10 +160,13 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
           try {
             const result = await observed(health, () => run(toHttpRequest(request, token, signal)));
             release('ok');
+            learned?.accepted();
             return result;
           } catch (error) {
             release(isTransientFailure(error) ? 'drop' : 'ok');
+            if (error instanceof HttpStatusError && error.status !== 429) learned?.accepted();
             if (error instanceof HttpStatusError && error.status === 429) {
+              learned?.refused();
               counts.rateLimited += 1;
               if (error.retryAfterMs !== undefined) await pauseAsAsked(error.retryAfterMs);
             }

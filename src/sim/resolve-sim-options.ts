@@ -33,6 +33,7 @@ export const defaultSimOptions: Readonly<SimOptions> = Object.freeze({
   invoices: 1000,
   clients: 200,
   operators: 2,
+  rideDays: 7,
   apiToken: 'dev-api-token',
   adminToken: 'dev-admin-token',
   tokenTtlSeconds: 3600,
@@ -59,6 +60,7 @@ export function resolveSimOptions(input: SimOptionsInput = {}): SimOptions {
   checkInteger('invoices', options.invoices, 0, maxRecords);
   checkInteger('clients', options.clients, 0, maxRecords);
   checkInteger('operators', options.operators, 0, 10_000);
+  checkInteger('rideDays', options.rideDays, 1, 31);
   checkInteger('tokenTtlSeconds', options.tokenTtlSeconds, 1, 10 * 365 * 86_400);
   checkInteger('jsonCacheSize', options.jsonCacheSize, 0, 100_000_000);
   check(

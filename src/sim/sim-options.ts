@@ -77,6 +77,12 @@ export interface SimOptions {
   clients: number;
   /** Operators with Driver API data. @default 2 */
   operators: number;
+  /**
+   * Days of rides each operator has (about ten tasks a day, plus a few unassigned): 7 is two days
+   * back to four ahead; fewer keep the most recent days (1: today), for fleets of thousands of
+   * operators. @default 7
+   */
+  rideDays: number;
   /** API token accepted by the login operation. @default 'dev-api-token' */
   apiToken: string;
   /** Value of the `x-sim-admin` header that opens the admin routes. @default 'dev-admin-token' */

@@ -160,9 +160,18 @@ export interface StreamTableRow {
 }
 
 /** The bookkeeping tables, typed; stream tables are reached through `StreamTables`. */
+/** Per stream partition: its latest run and latest success, kept by triggers on `sync_runs`. */
+export interface PartitionRunsTable {
+  stream: string;
+  partition: string;
+  last_run_id: number;
+  last_success_at: string | Date | null;
+}
+
 export interface StoreDatabase {
   sync_state: SyncStateTable;
   sync_runs: SyncRunsTable;
+  partition_runs: PartitionRunsTable;
   rejected_records: RejectedRecordsTable;
   child_queue: ChildQueueTable;
   child_refresh: ChildRefreshTable;

@@ -20,15 +20,18 @@ export interface HeldDelete {
   readonly approvedAt: Date | null;
 }
 
-/** The held scopes of a stream among `scopes` that a person approved. */
+/** Which of `scopes` the guard holds for the stream, and which of those a person approved (keyed reads). */
 export async function approvedScopes(
   db: Kysely<StoreDatabase>,
   stream: string,
+  scopes: readonly string[],
 ): Promise<{ approved: Set<string>; held: Set<string> }> {
+  if (scopes.length === 0) return { approved: new Set(), held: new Set() };
   const rows = await db
     .selectFrom('held_deletes')
     .select(['scope', 'approved_at'])
     .where('stream', '=', stream)
+    .where('scope', 'in', scopes)
     .execute();
   return {
     approved: new Set(rows.filter((row) => row.approved_at !== null).map((row) => row.scope)),

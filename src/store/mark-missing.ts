@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type SqlBool, sql, type Transaction } from 'kysely';
 import { enqueueWhere } from './child-queue.js';
 import type { StoreDatabase } from './database.js';
 import { heldScopes, noScopes, type ScopeBalance, type ScopeTally, tallyOf } from './delete-guard.js';
@@ -22,13 +22,52 @@ export async function markMissing(
 ): Promise<MarkMissingResult> {
   const table = context.table(input.stream);
   for (const child of input.enqueueChildren ?? []) context.catalogued(child);
+  // Read twice (the settled check, then the pass): an iterator would be spent by the first.
+  const pass = { ...input, seenIds: [...input.seenIds] };
+  const settled = await settledPass(context, table, pass);
+  if (settled) return settled;
   return context.dialect.db
     .transaction()
     .execute((trx) =>
       withHistoryContext(context, trx, { table, runId: input.runId }, () =>
-        markMissingIn(context, trx, input),
+        markMissingIn(context, trx, pass),
       ),
     );
+}
+
+/** Passes of at most this many ids are first checked in one statement (`settledPass`). */
+const settledCheckLimit = 10_000;
+
+/**
+ * The common pass, read in one statement outside any transaction: every live row of the scope was
+ * seen and the guard holds nothing of it, so there is nothing to mark or clear (the run's partition
+ * lock keeps other writers of the scope away). Undefined: the pass needs the full transaction.
+ */
+async function settledPass(
+  context: StoreContext,
+  table: StreamTable,
+  input: MarkMissingInput,
+): Promise<MarkMissingResult | undefined> {
+  if (input.state) return undefined;
+  const seen = [...new Set(input.seenIds)];
+  if (seen.length > settledCheckLimit) return undefined;
+  const scope = scopeValue(table, input.scope);
+  const unseen = sql<SqlBool>`${sql.ref(`${table.name}.id`)} not in ${context.dialect.types.jsonTexts(JSON.stringify(seen))}`;
+  const row = await streamDb(context.dialect.db)
+    .selectFrom(table.name)
+    .where(targetWhere({ table, scope, match: undefined }))
+    .select([
+      sql<number | string>`count(*)`.as('live'),
+      sql<number | string>`coalesce(sum(case when ${unseen} then 1 else 0 end), 0)`.as('missing'),
+      sql<
+        number | string
+      >`(select count(*) from held_deletes where stream = ${input.stream} and scope = ${scope ?? ''})`.as(
+        'held',
+      ),
+    ])
+    .executeTakeFirstOrThrow();
+  if (Number(row.missing) > 0 || Number(row.held) > 0) return undefined;
+  return { deleted: 0, held: 0, live: Number(row.live) };
 }
 
 async function markMissingIn(
@@ -121,7 +160,11 @@ async function judge(
   earlier: ScopeTally | undefined,
 ): Promise<ScopeBalance[]> {
   const stream = pass.stream;
-  const { approved, held: heldBefore } = await approvedScopes(trx, stream);
+  const { approved, held: heldBefore } = await approvedScopes(
+    trx,
+    stream,
+    balances.map((balance) => balance.scope),
+  );
   const held = heldScopes(balances, pass.guard ?? {}, earlier).filter(
     (balance) => !approved.has(balance.scope),
   );

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type KyselyPlugin, sql } from 'kysely';
 import { streams } from '../../config/streams.js';
 import type { Logger } from '../logger.js';
 import { redactUrl } from '../secrets/url-credentials.js';
@@ -22,7 +22,7 @@ import { markDeleted, markDeletedByScope } from './mark-deleted.js';
 import { markMissing } from './mark-missing.js';
 import { migrateStore } from './migrations/migrate-store.js';
 import { openPartitionRun } from './partition-run.js';
-import { countRows, liveIds, liveKeys, liveRecords, readRows } from './read-rows.js';
+import { countRows, liveIds, liveKeys, readRows, referencedIds } from './read-rows.js';
 import { replaceScopes } from './replace-scopes.js';
 import { resetStream } from './reset-stream.js';
 import { openSqliteDialect } from './sqlite/sqlite-dialect.js';
@@ -35,7 +35,7 @@ import { type StoreLocation, storeLocation } from './store-url.js';
 import { createStreamPresence } from './stream-presence.js';
 import { type Catalogue, type StreamTable, streamTables } from './stream-tables.js';
 import { finishRun, lastRuns, lastSuccesses, listRuns, startRun } from './sync-runs.js';
-import { listStates, readState } from './sync-state.js';
+import { everCommitted, listStates, readState } from './sync-state.js';
 import { previewPage, writePage } from './write-page.js';
 
 export interface OpenStoreOptions {
@@ -58,6 +58,8 @@ export interface OpenStoreOptions {
   readonly history?: readonly string[];
   /** Called once the store answered, before the migrations: work to overlap with them (the engine's login). @default none */
   readonly onReachable?: () => void;
+  /** Kysely plugins on every query the store builds (a test counts the rows they return). @default none */
+  readonly plugins?: readonly KyselyPlugin[];
   /**
    * The streams whose tables (and views) the migrations make: the selected ones. A table made
    * before stays and is kept current; another stream's is made when its first run opens.
@@ -87,7 +89,7 @@ export async function openStoreVerbs(
 ): Promise<StoreVerbs> {
   const location = storeLocation(url, options.schema);
   const tables = streamTables(options.catalogue ?? streams, options.sequenceField);
-  const dialect = await openDialect(location, options);
+  const dialect = withPlugins(await openDialect(location, options), options.plugins ?? []);
   const store = createStore(dialect, tables, {
     logger: options.logger,
     history: options.history,
@@ -114,6 +116,12 @@ export async function openStoreVerbs(
     await store.loadColumns().catch(() => undefined);
   }
   return store;
+}
+
+function withPlugins(dialect: StoreDialect, plugins: readonly KyselyPlugin[]): StoreDialect {
+  let db = dialect.db;
+  for (const plugin of plugins) db = db.withPlugin(plugin);
+  return { ...dialect, db };
 }
 
 async function openDialect(location: StoreLocation, options: OpenStoreOptions): Promise<StoreDialect> {
@@ -197,6 +205,7 @@ export function createStore(
     replaceScopes: retried('replaceScopes', (input) => replaceScopes(context, input)),
     readState: retried('readState', (stream, partition) => readState(db, types, stream, partition)),
     listStates: retried('listStates', () => listStates(db, types)),
+    everCommitted: retried('everCommitted', (stream, partition) => everCommitted(db, stream, partition)),
     resetState: retried('resetState', (stream, options = {}) =>
       resetStream(context, { ...options, stream, now: new Date() }),
     ),
@@ -228,7 +237,7 @@ export function createStore(
     readRows: retried('readRows', (stream, filter) => readRows(context, stream, filter)),
     history: retried('history', (stream, key) => readHistory(context, stream, key)),
     liveIds: (stream, options) => liveIds(context, stream, options),
-    liveRecords: (stream, options) => liveRecords(context, stream, options),
+    referencedIds: retried('referencedIds', (stream, options) => referencedIds(context, stream, options)),
     commands: retriedOutbox(createCommandOutbox(dialect), (verb, run) => withStoreRetry(verb, run, retry)),
     close: () => db.destroy(),
   };

@@ -128,8 +128,8 @@ export interface PartitionRun {
   markScopesDeleted(scopeValues: readonly string[]): Promise<void>;
   /** The parents a child stream must refresh, batch by batch (child-work.ts). */
   childWork(): ChildWork;
-  /** Live rows of another stream (the tasks whose goods to fetch), in key order, in batches. */
-  liveRecords(stream: string, scope?: string): AsyncIterable<Array<{ id: string; data: unknown }>>;
+  /** The distinct ids at `path` of another stream's live rows (the goods of the operator's tasks), sorted. */
+  referencedIds(stream: string, path: string, scope?: string): Promise<string[]>;
   /** Records how the run ended in `sync_runs` (nothing in a dry run). */
   finish(outcome: { result: 'succeeded' | 'failed' | 'interrupted'; error: string | null }): Promise<void>;
 }
@@ -326,7 +326,7 @@ export async function openPartitionRun(
       report();
     },
     childWork: () => createChildWork(verbs, table, { dryRun, signal: input.signal }),
-    liveRecords: (other, scope) => verbs.liveRecords(other, scope === undefined ? {} : { scope }),
+    referencedIds: (other, path, scope) => verbs.referencedIds(other, { path, scope }),
     async finish(outcome) {
       if (runId === null) return;
       await verbs.finishRun(runId, { ...counts, ...outcome, now: now() });

@@ -5,6 +5,7 @@ import type { DeleteReason } from './store-dialect.js';
 import { recordFromData } from './stored-record.js';
 import { decodeColumn, toStoredDate } from './stored-values.js';
 import type { StreamTable } from './stream-tables.js';
+import { valuesAtPath } from './values-at-path.js';
 
 export async function countRows(
   context: StoreContext,
@@ -70,8 +71,36 @@ export async function* liveIds(
   for await (const batch of liveBatches(context, stream, options, false)) yield batch.map((row) => row.id);
 }
 
-export function liveRecords(context: StoreContext, stream: string, options: LiveBatchOptions = {}) {
-  return liveBatches(context, stream, options, true);
+/**
+ * The distinct key-like values at `path` of the live rows (of one scope), sorted: the ids another
+ * stream's rows reference (the goods of an operator's tasks). Where the database computes them
+ * (SQLite, on its thread), only the ids come back, not the records.
+ */
+export async function referencedIds(
+  context: StoreContext,
+  stream: string,
+  options: { readonly path: string; readonly scope?: string | undefined },
+): Promise<string[]> {
+  const table = context.table(stream);
+  const scope = scopeValue(table, options.scope);
+  const { valuesAt } = context.dialect.types;
+  const ids = new Set<string>();
+  if (valuesAt) {
+    const rows = await filtered(context, table, { ...(scope === null ? {} : { scope }), live: true })
+      .innerJoin(
+        sql`json_each(${valuesAt(sql.ref(`${table.name}.data`), options.path)})`.as('found'),
+        (join) => join.onTrue(),
+      )
+      .select(sql<string>`found.value`.as('value'))
+      .distinct()
+      .execute();
+    for (const row of rows) ids.add(row.value);
+  } else {
+    const read = valuesAtPath(options.path);
+    for await (const rows of liveBatches(context, stream, scope === null ? {} : { scope }, true))
+      for (const row of rows) for (const id of read(row.data)) ids.add(id);
+  }
+  return [...ids].sort();
 }
 
 async function* liveBatches(

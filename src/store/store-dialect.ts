@@ -1,4 +1,12 @@
-import type { ColumnDefinitionBuilder, CompiledQuery, CreateTableBuilder, Kysely, Transaction } from 'kysely';
+import type {
+  ColumnDefinitionBuilder,
+  CompiledQuery,
+  CreateTableBuilder,
+  Expression,
+  Kysely,
+  RawBuilder,
+  Transaction,
+} from 'kysely';
 import type { ColumnType } from '../../config/stream-definition.js';
 import type { ColumnValue } from './columns/column-values.js';
 import type { StoreDatabase } from './database.js';
@@ -119,6 +127,17 @@ export interface SqlTypes {
   encode(value: ColumnValue): unknown;
   /** A JSON column as read back (text in SQLite, already parsed from JSONB by pg). */
   decodeJson(value: unknown): unknown;
+  /**
+   * The strings of a JSON array bound as one parameter, as a subquery (`x in <it>`): a few thousand
+   * values in one statement, where `loadIdSet` takes any number in a transaction of its own.
+   */
+  jsonTexts(json: string): RawBuilder<unknown>;
+  /**
+   * Where the database computes them: the key-like values at a dotted path of a JSON column, as a
+   * JSON array (`valuesAtPath`), so a read of the ids a stream references sends back ids, not records.
+   * @default undefined (the records are read and the values found here)
+   */
+  readonly valuesAt?: ((json: Expression<unknown>, path: string) => RawBuilder<unknown>) | undefined;
 }
 
 /**
@@ -160,4 +179,6 @@ export interface StoreDialect {
   loadIdSet(trx: Transaction<StoreDatabase>, entries: Iterable<IdSetEntry>): Promise<void>;
   /** History mode's triggers, view and run context (docs/history.md). */
   readonly history: HistorySql;
+  /** The statements defining the triggers that keep `partition_runs` (partition-runs-migration.ts). */
+  readonly partitionRuns: readonly string[];
 }

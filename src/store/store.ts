@@ -327,8 +327,10 @@ export interface Store {
   /** Begins one run of one stream partition (partition-run.ts): the only way to write a stream. */
   openRun(input: OpenRunInput): Promise<PartitionRun>;
 
-  /** Every partition's committed state. */
+  /** Every partition's committed state (`status`: read once per command, never per partition). */
   listStates(): Promise<SyncState[]>;
+  /** Whether the partition (or, without one, any partition of the stream) ever committed state: one keyed read. */
+  everCommitted(stream: string, partition?: string): Promise<boolean>;
   /** Newest first. */
   listRuns(filter?: RunFilter): Promise<SyncRun[]>;
   /** The latest run of every stream partition. */
@@ -407,9 +409,6 @@ export interface StoreVerbs extends Store {
 
   /** Ids of live rows in key order, in batches (keyset pages: safe to write while iterating). */
   liveIds(stream: string, options?: LiveBatchOptions): AsyncIterable<string[]>;
-  /** Live rows' ids and records in key order, in batches (e.g. the tasks whose goods to fetch). */
-  liveRecords(
-    stream: string,
-    options?: LiveBatchOptions,
-  ): AsyncIterable<Array<{ id: string; data: unknown }>>;
+  /** The distinct ids at `path` of the live rows (of one scope), sorted (read-rows.ts `referencedIds`). */
+  referencedIds(stream: string, options: { path: string; scope?: string | undefined }): Promise<string[]>;
 }

@@ -67,18 +67,14 @@ export async function listRuns(db: Kysely<StoreDatabase>, filter: RunFilter = {}
   return rows.map(decodeRun);
 }
 
+/** The latest run of every stream partition (`partition_runs`: one row each, whatever the runs piled up). */
 export async function lastRuns(db: Kysely<StoreDatabase>): Promise<SyncRun[]> {
   const rows = await db
-    .selectFrom('sync_runs')
-    .selectAll()
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('sync_runs')
-        .select((e) => e.fn.max('id').as('id'))
-        .groupBy(['stream', 'partition']),
-    )
-    .orderBy('stream')
-    .orderBy('partition')
+    .selectFrom('partition_runs')
+    .innerJoin('sync_runs', 'sync_runs.id', 'partition_runs.last_run_id')
+    .selectAll('sync_runs')
+    .orderBy('sync_runs.stream')
+    .orderBy('sync_runs.partition')
     .execute();
   return rows.map(decodeRun);
 }
@@ -86,15 +82,14 @@ export async function lastRuns(db: Kysely<StoreDatabase>): Promise<SyncRun[]> {
 /** When each stream partition last finished a run that succeeded (partitions that never did are absent). */
 export async function lastSuccesses(db: Kysely<StoreDatabase>): Promise<RunSuccess[]> {
   const rows = await db
-    .selectFrom('sync_runs')
-    .select(['stream', 'partition', (eb) => eb.fn.max('finished_at').as('finished_at')])
-    .where('result', '=', 'succeeded')
-    .groupBy(['stream', 'partition'])
+    .selectFrom('partition_runs')
+    .select(['stream', 'partition', 'last_success_at'])
+    .where('last_success_at', 'is not', null)
     .execute();
   return rows.map((row) => ({
     stream: row.stream,
     partition: row.partition,
-    finishedAt: toStoredDate(row.finished_at as string | Date | null)!,
+    finishedAt: toStoredDate(row.last_success_at)!,
   }));
 }
 

@@ -21,6 +21,23 @@ export async function readState(
   return row ? decodeState(row, types) : emptyState(stream, partition);
 }
 
+/** Whether the partition, or any partition of the stream, has committed state (a keyed read of one row). */
+export async function everCommitted(
+  db: Kysely<StoreDatabase>,
+  stream: string,
+  partition: string | undefined,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('sync_state')
+    .select('version')
+    .where('stream', '=', stream)
+    .$if(partition !== undefined, (q) => q.where('partition', '=', partition!))
+    .where('version', '>', 0)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function listStates(db: Kysely<StoreDatabase>, types: SqlTypes): Promise<SyncState[]> {
   const rows = await db.selectFrom('sync_state').selectAll().orderBy('stream').orderBy('partition').execute();
   return rows.map((row) => decodeState(row, types));

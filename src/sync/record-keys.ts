@@ -2,6 +2,7 @@ import type { RecordKey, StreamDefinition } from '../../config/stream-definition
 import type { JsonObject } from '../../schemas/json-object.js';
 import { jsonTypeOf } from '../../schemas/json-object.js';
 import type { StoreRecord } from '../store/store.js';
+import { keyText } from '../store/values-at-path.js';
 import { RecordKeyError } from './sync-errors.js';
 
 /** Where a list of records came from, for the error that names a record without a key. */
@@ -55,40 +56,9 @@ export function sequenceReader(field: string): (record: JsonObject) => number | 
   };
 }
 
-/**
- * Every text or number value at a dotted path, stepping through arrays (`goods.id` of a task).
- * Iterative: arrays nested thousands deep cannot overflow the stack.
- */
-export function valuesAtPath(path: string): (record: unknown) => string[] {
-  const steps = path.split('.');
-  return (record) => {
-    const out: string[] = [];
-    const pending: Array<[value: unknown, step: number]> = [[record, 0]];
-    for (let next = pending.pop(); next; next = pending.pop()) {
-      const [value, step] = next;
-      if (Array.isArray(value)) {
-        for (let i = value.length - 1; i >= 0; i--) pending.push([value[i], step]);
-      } else if (step === steps.length) {
-        const text = keyText(value);
-        if (text !== null) out.push(text);
-      } else if (value !== null && typeof value === 'object') {
-        pending.push([(value as Record<string, unknown>)[steps[step]!], step + 1]);
-      }
-    }
-    return out;
-  };
-}
-
 function fallbackKey(key: RecordKey, index: number, origin: RecordOrigin): string | null {
   if ('fromRequest' in key) return origin.requested ?? 'current';
   return key.orPosition ? `#${index + 1}` : null;
-}
-
-/** A key as the `id` column holds it; a string holding U+0000 is none (PostgreSQL's text cannot hold it). */
-function keyText(value: unknown): string | null {
-  if (typeof value === 'string') return value === '' || value.includes('\u0000') ? null : value;
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
-  return null;
 }
 
 function pathReader(path: string): (record: unknown) => unknown {

@@ -9,7 +9,7 @@ import type { EngineContext } from './engine-context.js';
 import { startRunBound } from './run-bound.js';
 import { emptyTally, type PartitionOutcome, type PartitionSummary, type RunOptions } from './run-options.js';
 import { strategyOf } from './strategies/index.js';
-import { dependenciesOf, partitionLabel, readsFrom, readsOwnOperator } from './stream-order.js';
+import { dependenciesOf, partitionLabel, readsOwnOperator } from './stream-order.js';
 
 /**
  * Runs one partition of one stream once, recorded in `sync_runs`; its summary says how it ended
@@ -128,20 +128,17 @@ export function skippedPartition(
   };
 }
 
-/** The first stream partition this one reads from that has no committed state at all. */
+/**
+ * The first stream partition this one reads from that has no committed state at all: one keyed
+ * read per dependency, whatever the number of partitions.
+ */
 async function neverSynced(ctx: EngineContext, stream: string, partition: string) {
-  const dependencies = dependenciesOf(stream);
-  if (dependencies.length === 0) return undefined;
-  const states = await ctx.store.listStates();
-  const missing = dependencies.find(
-    (dependency) =>
-      !states.some(
-        (state) =>
-          state.stream === dependency && state.version > 0 && readsFrom(stream, partition, state.partition),
-      ),
-  );
-  if (missing === undefined) return undefined;
-  return readsOwnOperator(stream) ? partitionLabel({ stream: missing, partition }) : missing;
+  for (const dependency of dependenciesOf(stream)) {
+    const own = readsOwnOperator(stream) ? partition : undefined;
+    if (await ctx.store.everCommitted(dependency, own)) continue;
+    return own === undefined ? dependency : partitionLabel({ stream: dependency, partition: own });
+  }
+  return undefined;
 }
 
 function outcome(

@@ -1,7 +1,7 @@
 import type { StreamName } from '../../config/streams.js';
 import type { PartitionSummary } from './run-options.js';
 import type { StreamPartition } from './select-partitions.js';
-import { dependenciesOf, partitionLabel, readsFrom } from './stream-order.js';
+import { dependenciesOf, partitionLabel, readsOwnOperator } from './stream-order.js';
 
 export interface RunPlanOptions {
   /** Partitions running at once. */
@@ -12,6 +12,18 @@ export interface RunPlanOptions {
   readonly skip: (stream: StreamName, partition: string, reason: string) => PartitionSummary;
 }
 
+/** The units of one stream in the plan, and how far they got. */
+interface StreamGroup {
+  readonly stream: StreamName;
+  readonly dependencies: readonly string[];
+  /** Indexes into the plan's units, in order. */
+  readonly units: number[];
+  started: number;
+  unfinished: number;
+  /** The partitions that ended without succeeding, by partition. */
+  readonly leftBehind: Map<string, PartitionSummary>;
+}
+
 /**
  * Runs the partitions of several streams, `concurrency` at a time, each only once every partition
  * of the streams it reads from (its parent, the stream its ids come from) has ended, whatever
@@ -19,7 +31,8 @@ export interface RunPlanOptions {
  * partition did not succeed (failed, stopped or skipped itself) is not run but `skipped`, naming
  * it: its rows would be read from a stream left behind. Units must come in run order
  * (stream-order.ts), so the plan can never wait on a unit that has not started. Summaries come
- * back in that order, for the partitions that started.
+ * back in that order, for the partitions that started. The plan's own work per partition is
+ * constant: what it looks up is kept per stream, never searched across partitions.
  */
 export async function runPlan(
   units: readonly StreamPartition[],
@@ -27,21 +40,24 @@ export async function runPlan(
   options: RunPlanOptions,
 ): Promise<PartitionSummary[]> {
   const summaries: (PartitionSummary | undefined)[] = [];
-  const unfinished = new Map<string, number>();
-  for (const unit of units) unfinished.set(unit.stream, (unfinished.get(unit.stream) ?? 0) + 1);
-  const ready = (index: number) =>
-    dependenciesOf(units[index]!.stream).every((dependency) => !unfinished.get(dependency));
-  const waiting = units.map((_, index) => index);
+  const groups = groupByStream(units);
   const running = new Set<Promise<void>>();
 
-  const upstreamLeft = (unit: StreamPartition) =>
-    summaries.find(
-      (done) =>
-        done !== undefined &&
-        done.result !== 'succeeded' &&
-        dependenciesOf(unit.stream).includes(done.stream) &&
-        readsFrom(unit.stream, unit.partition, done.partition),
-    );
+  const ready = (group: StreamGroup) =>
+    group.dependencies.every((dependency) => !groups.get(dependency)?.unfinished);
+  const nextReady = () => {
+    for (const group of groups.values()) if (group.started < group.units.length && ready(group)) return group;
+    return undefined;
+  };
+  const upstreamLeft = (unit: StreamPartition) => {
+    for (const dependency of dependenciesOf(unit.stream)) {
+      const left = groups.get(dependency)?.leftBehind;
+      if (!left?.size) continue;
+      const found = readsOwnOperator(unit.stream) ? left.get(unit.partition) : left.values().next().value;
+      if (found) return found;
+    }
+    return undefined;
+  };
   const runUnit = (unit: StreamPartition): Promise<PartitionSummary> => {
     const left = upstreamLeft(unit);
     if (!left) return run(unit.stream, unit.partition);
@@ -49,27 +65,48 @@ export async function runPlan(
     return Promise.resolve(options.skip(unit.stream, unit.partition, reason));
   };
 
-  const start = (index: number) => {
+  const start = (group: StreamGroup) => {
+    const index = group.units[group.started++]!;
     const unit = units[index]!;
     const ran = runUnit(unit)
       .then((summary) => {
         summaries[index] = summary;
+        if (summary.result !== 'succeeded') group.leftBehind.set(summary.partition, summary);
       })
       .finally(() => {
-        unfinished.set(unit.stream, unfinished.get(unit.stream)! - 1);
+        group.unfinished--;
         running.delete(ran);
       });
     running.add(ran);
   };
 
-  while (waiting.length > 0 && !options.signal?.aborted) {
-    const next = waiting.findIndex(ready);
-    if (next >= 0 && running.size < options.concurrency) {
-      start(waiting.splice(next, 1)[0]!);
-    } else {
-      await Promise.race(running);
-    }
+  while (!options.signal?.aborted) {
+    const group = running.size < options.concurrency ? nextReady() : undefined;
+    if (group) start(group);
+    else if (running.size > 0) await Promise.race(running);
+    else break;
   }
   await Promise.all(running);
   return summaries.filter((summary) => summary !== undefined);
+}
+
+function groupByStream(units: readonly StreamPartition[]): Map<string, StreamGroup> {
+  const groups = new Map<string, StreamGroup>();
+  units.forEach((unit, index) => {
+    let group = groups.get(unit.stream);
+    if (!group) {
+      group = {
+        stream: unit.stream,
+        dependencies: dependenciesOf(unit.stream),
+        units: [],
+        started: 0,
+        unfinished: 0,
+        leftBehind: new Map(),
+      };
+      groups.set(unit.stream, group);
+    }
+    group.units.push(index);
+    group.unfinished++;
+  });
+  return groups;
 }

@@ -50,7 +50,9 @@ describe('choosing what runs', () => {
     const run = env();
     const chosen = await runCli(['sync'], { ...run, TMS_SYNC_CONFIG: config, TMS_OPERATORS: '1001,1002' });
     expect(chosen.code).toBe(0);
+    // The table's rows: from the header to the first blank line (the partition count follows it).
     const streams = chosen.stdout
+      .split('\n\n')[0]!
       .split('\n')
       .slice(1)
       .map((line) => line.split(/\s+/)[0])

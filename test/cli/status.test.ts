@@ -140,4 +140,20 @@ describe.each(dialects)('status for operators on $name', ({ fixture: makeFixture
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('--max-lag soon: not a duration');
   }, 60_000);
+
+  it('shows a stream of many operators as one row, its results counted, and each failure reason once', async () => {
+    const url = await fixture.freshUrl();
+    const store = await openStoreVerbs(url);
+    const operators = Array.from({ length: 12 }, (_, i) => String(1001 + i));
+    for (const operator of operators.slice(0, 9)) await recordRun(store, `tasks/${operator}`, 'succeeded', 4);
+    for (const operator of operators.slice(9, 11))
+      await recordRun(store, `tasks/${operator}`, 'failed', 1, 'AuthError: the TMS refused the token');
+    await store.close();
+    const result = await runCli(['status'], { ...env(url), TMS_OPERATORS: operators.join(',') });
+    expect(result.stdout).toMatch(
+      /^tasks \(12 partitions\) +\S+ +9 succeeded, 2 failed, 1 never ran +\d+ +4m( \d+s)? at most, 3 never\s*$/m,
+    );
+    expect(result.stdout).not.toMatch(/^tasks\/1001 /m);
+    expect(result.stdout).toContain('  tasks/1010, tasks/1011: AuthError: the TMS refused the token');
+  }, 60_000);
 });

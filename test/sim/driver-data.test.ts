@@ -8,7 +8,7 @@ import { type RecordName, recordSchemas } from '../../src/sim/records/index.js';
 
 const now = Date.parse('2025-03-12T09:30:00Z');
 const generate = (seed: number, idStyle: 'plain' | 'unsafe' = 'plain') =>
-  generateDriverData({ seed, operators: 3, idStyle }, now);
+  generateDriverData({ seed, operators: 3, rideDays: 7, idStyle }, now);
 
 const keyOf = (record: unknown, path: string) =>
   String(path.split('.').reduce((value: unknown, part) => (value as Record<string, unknown>)[part], record));
@@ -44,7 +44,10 @@ describe('driver data generator', () => {
   });
 
   it('keeps the same data through the day: only the UTC day of the clock matters', () => {
-    const later = generateDriverData({ seed: 7, operators: 3, idStyle: 'plain' }, now + 10 * 3_600_000);
+    const later = generateDriverData(
+      { seed: 7, operators: 3, rideDays: 7, idStyle: 'plain' },
+      now + 10 * 3_600_000,
+    );
     expect(driverTruth(later)).toEqual(driverTruth(generate(7)));
   });
 
@@ -87,6 +90,17 @@ describe('driver data generator', () => {
         expect(data.dossiers.has(task.order.id)).toBe(true);
         expect(data.clientBalances.has(task.client.id)).toBe(true);
       }
+    }
+  });
+
+  it('keeps the most recent ride days when told fewer: with one, the rides of today and the unassigned tasks', () => {
+    const light = generateDriverData({ seed: 5, operators: 3, rideDays: 1, idStyle: 'plain' }, now);
+    for (const operator of light.operators.values()) {
+      const tasks = [...operator.tasks.values()];
+      expect(tasks.length).toBeGreaterThanOrEqual(9);
+      expect(tasks.length).toBeLessThanOrEqual(40);
+      const today = new Date(now).toISOString().slice(0, 10);
+      for (const ride of operator.rides.values()) expect(ride.planned.start?.slice(0, 10)).toBe(today);
     }
   });
 

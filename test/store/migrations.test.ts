@@ -144,11 +144,11 @@ describe.each(dialects)('migrations on $name', ({ fixture: createFixture }) => {
     await fixture.query(url, `delete from stream_columns where name in ('total_cents', 'paid_cents')`);
     await fixture.query(
       url,
-      `delete from kysely_migration where name in ('0012-cents-columns', 'stream-notes-spec-total_cents')`,
+      `delete from kysely_migration where name in ('0013-cents-columns', 'stream-notes-spec-total_cents')`,
     );
     const upgraded = await openStoreVerbs(url, { catalogue: { notes }, migrate: false });
     expect((await upgraded.migrate()).applied).toEqual([
-      '0012-cents-columns',
+      '0013-cents-columns',
       'stream-notes-spec-total_cents',
     ]);
     expect((await upgraded.readRows('notes')).map((row) => row.columns)).toEqual([

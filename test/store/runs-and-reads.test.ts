@@ -64,9 +64,41 @@ describeOnEachDialect('runs and reads', (fixture) => {
       ['t1', 't2'],
       ['t3', 't5'],
     ]);
-    const records: unknown[] = [];
-    for await (const batch of store().liveRecords('tasks', { scope: 'op2' })) records.push(...batch);
-    expect(records).toEqual([{ id: 't0', data: task('t0') }]);
+    expect(await store().referencedIds('tasks', { path: 'id', scope: 'op2' })).toEqual(['t0']);
+  });
+
+  it("keeps each partition's latest run and latest success as runs pile up, and when runs are deleted", async () => {
+    const run = async (partition: string, result: 'succeeded' | 'failed', at: Date) => {
+      const id = await store().startRun({ stream: 'tasks', partition, trigger: 'schedule', now: at });
+      const counts = { pages: 0, inserted: 0, updated: 0, deleted: 0, drift: 0, held: 0 };
+      await store().finishRun(id, { ...counts, result, error: null, now: at });
+      return id;
+    };
+    const at = (minutes: number) => new Date(now.getTime() + minutes * 60_000);
+    await run('op1', 'succeeded', at(1));
+    const success = await run('op1', 'succeeded', at(2));
+    const failure = await run('op1', 'failed', at(3));
+    const other = await run('op2', 'failed', at(4));
+    const latest = () =>
+      store()
+        .lastRuns()
+        .then((runs) => runs.map((r) => [r.partition, r.id, r.result]));
+    const successes = () =>
+      store()
+        .lastSuccesses()
+        .then((runs) => runs.map((r) => [r.partition, r.finishedAt.toISOString()]));
+    expect(await latest()).toEqual([
+      ['op1', failure, 'failed'],
+      ['op2', other, 'failed'],
+    ]);
+    expect(await successes()).toEqual([['op1', at(2).toISOString()]]);
+    const url = await fixture.url();
+    await fixture.query(url, `delete from sync_runs where id in (${failure}, ${success})`);
+    expect((await latest())[0]).toEqual(['op1', success - 1, 'succeeded']);
+    expect(await successes()).toEqual([['op1', at(1).toISOString()]]);
+    await fixture.query(url, "delete from sync_runs where partition = 'op1'");
+    expect(await latest()).toEqual([['op2', other, 'failed']]);
+    expect(await successes()).toEqual([]);
   });
 
   it('counts rows, live and deleted', async () => {

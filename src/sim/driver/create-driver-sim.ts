@@ -14,10 +14,10 @@ import { rngFrom } from './rng.js';
  * draw from the core's seeded `ctx.random`.
  */
 export function createDriverSim(ctx: SimContext): DriverSim {
-  const { seed, operators, variant } = ctx.options;
+  const { seed, operators, rideDays, variant } = ctx.options;
   // Driver API ids take no dot segments: `dots` concerns the REST records only.
   const idStyle = variant.idStyle === 'unsafe' ? 'unsafe' : 'plain';
-  const data = generateDriverData({ seed, operators, idStyle }, ctx.now());
+  const data = generateDriverData({ seed, operators, rideDays, idStyle }, ctx.now());
   const cache = createResponseCache();
   const rng = rngFrom(() => ctx.random());
   const shapes = createRecordShapes(variant);

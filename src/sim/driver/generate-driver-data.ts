@@ -15,6 +15,8 @@ export interface DriverDataOptions {
   seed: number;
   /** Operators with data; their ids are "1001", "1002", ... @default 2 */
   operators: number;
+  /** Days of rides per operator, the most recent kept (SimOptions.rideDays). @default 7 */
+  rideDays: number;
   /** `plain` digit ids or `unsafe` ids that need percent-encoding. @default 'plain' */
   idStyle: 'plain' | 'unsafe';
 }
@@ -55,7 +57,7 @@ export function generateDriverData(options: DriverDataOptions, now: number): Dri
     questionnaireAnswers: [],
     processedMutations: new Map(),
   };
-  for (const operatorId of operatorIds) generateOperatorData(data, rng, operatorId);
+  for (const operatorId of operatorIds) generateOperatorData(data, rng, operatorId, options.rideDays);
   return data;
 }
 

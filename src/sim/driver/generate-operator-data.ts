@@ -19,7 +19,12 @@ const [startType, loadType, unloadType, endType] = taskTypes as [
  * One operator's data: rides from two days ago to four days ahead (past ones ended, today's under
  * way, later ones planned), their tasks and goods, a few unassigned tasks, a week of chat, settings.
  */
-export function generateOperatorData(data: DriverData, rng: Rng, operatorId: string): OperatorData {
+export function generateOperatorData(
+  data: DriverData,
+  rng: Rng,
+  operatorId: string,
+  rideDays = 7,
+): OperatorData {
   const operator: OperatorData = {
     operatorId,
     tasks: new Map(),
@@ -39,7 +44,9 @@ export function generateOperatorData(data: DriverData, rng: Rng, operatorId: str
     writes: { refuelingStops: [], activityChanges: [], trackingPositions: [], pushRegistrations: new Map() },
   };
   data.operators.set(operatorId, operator);
-  for (let offset = -2; offset <= 4; offset++) {
+  // Seven days run from two days back to four ahead; fewer keep the most recent of those.
+  const first = rideDays >= 3 ? -2 : 0;
+  for (let offset = first; offset < first + rideDays; offset++) {
     const rides = rng.int(1, 2);
     for (let n = 0; n < rides; n++)
       addRide(data, operator, rng, data.anchor + offset * day + (6 + 5 * n) * 60 * minute);

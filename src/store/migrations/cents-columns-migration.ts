@@ -8,7 +8,7 @@ import { reservedNames, type StreamTable } from '../stream-tables.js';
 import { addStoredColumn } from './stream-table-migrations.js';
 
 /**
- * `0012-cents-columns`: the `_cents` companion of every number column a store inferred before
+ * `0013-cents-columns`: the `_cents` companion of every number column a store inferred before
  * companions existed, filled from `data` (docs/store.md, "Amounts"). The catalogue's number
  * columns get theirs by their own spec migrations; columns inferred later come with theirs.
  */

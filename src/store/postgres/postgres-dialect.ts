@@ -6,6 +6,7 @@ import { postgresEnqueueParentsQueries } from './postgres-child-queue.js';
 import { postgresHistory } from './postgres-history.js';
 import { loadPostgresIdSet } from './postgres-id-set.js';
 import { createPostgresKysely } from './postgres-kysely.js';
+import { postgresPartitionRuns } from './postgres-partition-runs.js';
 import { postgresTypes } from './postgres-types.js';
 import { createPostgresPageUpsert } from './postgres-upsert.js';
 
@@ -38,6 +39,7 @@ export function openPostgresDialect(options: PostgresDialectOptions): StoreDiale
     runsPageWorkInOrder: false,
     loadIdSet: (trx, values) => loadPostgresIdSet(trx, values),
     history: postgresHistory,
+    partitionRuns: postgresPartitionRuns,
   };
 }
 

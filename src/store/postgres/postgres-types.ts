@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { SqlTypes } from '../store-dialect.js';
 
 /** PostgreSQL: JSONB data, timestamptz, native booleans and dates, bigint sequences and ids. */
@@ -21,4 +22,5 @@ export const postgresTypes: SqlTypes = {
   currentTimestamp: 'now()',
   encode: (value) => value,
   decodeJson: (value) => value ?? null,
+  jsonTexts: (json) => sql`(select jsonb_array_elements_text(${json}::jsonb))`,
 };

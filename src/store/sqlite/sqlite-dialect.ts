@@ -6,6 +6,7 @@ import { sqliteEnqueueParentsQueries } from './sqlite-child-queue.js';
 import { sqliteHistory } from './sqlite-history.js';
 import { loadSqliteIdSet } from './sqlite-id-set.js';
 import { createSqliteKysely } from './sqlite-kysely.js';
+import { sqlitePartitionRuns } from './sqlite-partition-runs.js';
 import { isDefaultDataDirectory } from './sqlite-path-problem.js';
 import { type Statement, startSqliteThread } from './sqlite-thread.js';
 import { sqliteTypes } from './sqlite-types.js';
@@ -59,6 +60,7 @@ export function openSqliteDialect(options: SqliteDialectOptions): StoreDialect {
     runsPageWorkInOrder: true,
     loadIdSet: (_trx, values) => loadSqliteIdSet(thread, values),
     history: sqliteHistory,
+    partitionRuns: sqlitePartitionRuns,
   };
 }
 

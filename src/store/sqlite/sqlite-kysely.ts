@@ -16,10 +16,13 @@ import type { SqliteThread } from './sqlite-thread.js';
 
 /** Kysely's statements, sent to the connection on the SQLite thread. */
 class ThreadConnection implements DatabaseConnection {
+  /** Between BEGIN and COMMIT or ROLLBACK: every statement then runs on the thread, in order. */
+  inTransaction = false;
+
   constructor(private readonly thread: SqliteThread) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.thread.query(compiled.sql, compiled.parameters);
+    const result = await this.thread.query(compiled.sql, compiled.parameters, !this.inTransaction);
     if ('rows' in result) return { rows: result.rows as R[] };
     return {
       rows: [],
@@ -64,15 +67,24 @@ class ThreadDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    this.#connection.inTransaction = true;
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('commit'));
+    try {
+      await connection.executeQuery(CompiledQuery.raw('commit'));
+    } finally {
+      this.#connection.inTransaction = false;
+    }
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
+    try {
+      await connection.executeQuery(CompiledQuery.raw('rollback'));
+    } finally {
+      this.#connection.inTransaction = false;
+    }
   }
 
   async releaseConnection(): Promise<void> {

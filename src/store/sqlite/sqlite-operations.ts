@@ -1,9 +1,10 @@
 // The SQLite connection's operations (see sqlite-thread.ts): one better-sqlite3 connection,
 // statements prepared once (a bounded cache). The thread runs them for every message; the
 // starting thread runs the same ones on a connection of its own until the thread is up. It imports
-// only types, so the thread's module bundles on its own.
+// only types and a function that imports nothing, so the thread's module bundles on its own.
 import type BetterSqlite3 from 'better-sqlite3';
 import type { PageWorkResult, UpsertCounts } from '../store-dialect.js';
+import { valuesAtPath } from '../values-at-path.js';
 import type { PageMessage, ReceivedData, Statement, StatementResult, UpsertWork } from './sqlite-thread.js';
 
 /** One operation of a message, by name. */
@@ -37,11 +38,27 @@ export function openSqliteConnection(
     const db = new Database(options.path, { timeout: options.busyTimeoutMs });
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
+    registerValuesAt(db);
     return db;
   } catch (error) {
     const { code, message } = error as { code?: string; message?: string };
     throw new Error(`${message ?? 'SQLite could not open the file'}${code ? ` (${code})` : ''}`);
   }
+}
+
+/** The SQL function `valuesAt` of sqlite-types.ts names: `valuesAtPath` of a JSON text, as a JSON array. */
+export const valuesAtFunction = 'tms_values_at';
+
+function registerValuesAt(db: BetterSqlite3.Database): void {
+  const readers = new Map<string, (record: unknown) => string[]>();
+  db.function(valuesAtFunction, { deterministic: true }, (json: unknown, path: unknown) => {
+    let read = readers.get(path as string);
+    if (!read) {
+      read = valuesAtPath(path as string);
+      readers.set(path as string, read);
+    }
+    return JSON.stringify(read(JSON.parse(json as string)));
+  });
 }
 
 export function sqliteOperations(db: BetterSqlite3.Database): SqliteOperations {

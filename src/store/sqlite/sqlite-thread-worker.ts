@@ -1,5 +1,5 @@
 // The SQLite thread's own code (see sqlite-thread.ts, which starts it): one better-sqlite3
-// connection (sqlite-operations.ts), each message one operation. It imports only node,
+// connection (sqlite-operations.ts), each message the operations sent together. It imports only node,
 // better-sqlite3 and the operations, so it bundles on its own (bin/tms-sync.js builds it beside the
 // CLI's bundle; from the sources, sqlite-thread-script.ts bundles it in memory).
 import { createRequire } from 'node:module';
@@ -21,11 +21,15 @@ const operations = sqliteOperations(openSqliteConnection(Database, options)) as 
 // The starting thread runs the first operations itself until it hears this (sqlite-thread.ts).
 parentPort!.postMessage({ ready: true });
 
-parentPort!.on('message', ({ id, op, args }: { id: number; op: string; args: never }) => {
-  try {
-    parentPort!.postMessage({ id, result: operations[op]!(args) });
-  } catch (error) {
-    const { name, message, code } = error as { name: string; message: string; code?: string };
-    parentPort!.postMessage({ id, error: { name, message, code } });
+// A message is the operations the starting thread sent together, in order; each is answered as
+// soon as it ran, so a short one never waits for a long one after it.
+parentPort!.on('message', (batch: Array<{ id: number; op: string; args: never }>) => {
+  for (const { id, op, args } of batch) {
+    try {
+      parentPort!.postMessage({ id, result: operations[op]!(args) });
+    } catch (error) {
+      const { name, message, code } = error as { name: string; message: string; code?: string };
+      parentPort!.postMessage({ id, error: { name, message, code } });
+    }
   }
 });

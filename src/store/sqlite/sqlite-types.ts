@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { SqlTypes } from '../store-dialect.js';
+import { valuesAtFunction } from './sqlite-operations.js';
 
 /** SQLite: timestamps and dates as ISO 8601 text (UTC, so text order is time order), booleans as 0/1. */
 export const sqliteTypes: SqlTypes = {
@@ -22,4 +24,7 @@ export const sqliteTypes: SqlTypes = {
   currentTimestamp: "(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
   encode: (value) => (typeof value === 'boolean' ? Number(value) : value),
   decodeJson: (value) => (typeof value === 'string' ? JSON.parse(value) : null),
+  jsonTexts: (json) => sql`(select value from json_each(${json}))`,
+  // A function of the connection (sqlite-operations.ts): the records are parsed on the thread.
+  valuesAt: (json, path) => sql`${sql.raw(valuesAtFunction)}(${json}, ${path})`,
 };

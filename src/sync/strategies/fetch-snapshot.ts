@@ -4,7 +4,7 @@ import type { JsonObject } from '../../../schemas/json-object.js';
 import { HttpStatusError, requestsLeft } from '../../client/index.js';
 import type { StoreRecord } from '../../store/store.js';
 import { describeError } from '../../tms-sync-error.js';
-import { keyedRecords, sequenceReader, valuesAtPath } from '../record-keys.js';
+import { keyedRecords, sequenceReader } from '../record-keys.js';
 import type { PartitionContext } from '../stream-strategy.js';
 import { isParentFault } from './parent-fault.js';
 
@@ -107,13 +107,8 @@ async function fetchPart(job: Job, part: SnapshotPart): Promise<JsonObject[]> {
 async function referencedIds(job: Job): Promise<string[]> {
   const { idsFrom } = job.definition;
   if (!idsFrom) return [];
-  const read = valuesAtPath(idsFrom.path);
-  const ids = new Set<string>();
   const scope = job.definition.scope === 'operator' ? job.partition : undefined;
-  for await (const rows of job.run.liveRecords(idsFrom.stream, scope)) {
-    for (const row of rows) for (const id of read(row.data)) ids.add(id);
-  }
-  return [...ids].sort();
+  return job.run.referencedIds(idsFrom.stream, idsFrom.path, scope);
 }
 
 function* chunks<T>(values: readonly T[], size: number): Generator<T[]> {

@@ -11,10 +11,12 @@ const leftBatches = {
 };
 
 /**
- * The full list replaces the scope: every part of it is upserted as it arrives (unchanged rows are
- * not rewritten), then, only after a complete pass, the rows no longer listed are marked
- * `snapshot_missing`, unless the delete guard finds that implausible and holds them back
- * (delete-guard.ts). A pass with parts that kept failing marks nothing and fails the run.
+ * The full list replaces the scope: its parts are upserted as they arrive (unchanged rows are not
+ * rewritten), gathered into pages of up to `sync.pageLimit` records, so a list fetched one
+ * referenced resource at a time (a dossier folder per order) costs a commit per page, not per
+ * request. Only after a complete pass are the rows no longer listed marked `snapshot_missing`,
+ * unless the delete guard finds that implausible and holds them back (delete-guard.ts). A pass
+ * with parts that kept failing marks nothing and fails the run.
  */
 export const snapshotStrategy: StreamStrategy<SnapshotStream> = {
   // Every pass is complete and marks what is gone: nothing more to find.
@@ -24,17 +26,25 @@ export const snapshotStrategy: StreamStrategy<SnapshotStream> = {
     const { run } = partition;
     const scope = partition.definition.scope === 'operator' ? partition.partition : undefined;
     const seenIds: string[] = [];
-    let parts = 0;
     const state = { strategyState: { lastPassAt: partition.now().toISOString() } };
-    const commit = (records: StoreRecord[]) =>
-      run.commitPage({ ...(scope === undefined ? {} : { scope }), records, state });
+    const pageLimit = partition.settings.sync.pageLimit;
+    let gathered: StoreRecord[] = [];
+    let pages = 0;
+    const commit = () => {
+      const records = gathered;
+      gathered = [];
+      pages += 1;
+      return run.commitPage({ ...(scope === undefined ? {} : { scope }), records, state });
+    };
     const left = await fetchSnapshot(partition, async (records) => {
-      for (const record of records) seenIds.push(record.key);
-      parts += 1;
-      await commit(records);
+      for (const record of records) {
+        seenIds.push(record.key);
+        gathered.push(record);
+      }
+      if (gathered.length >= pageLimit) await commit();
     });
     // An empty list (no ids referenced) still records the pass.
-    if (parts === 0) await commit([]);
+    if (gathered.length > 0 || pages === 0) await commit();
     await run.flush();
     if (left.count > 0) throw new LeftBehindError(partition.stream, left.count, leftBatches, left.first);
     // The pass's rows it inserted are this scope's new ones, on its balance.

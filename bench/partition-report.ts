@@ -1,0 +1,102 @@
+import type { FleetWorkerRow } from './fleet-worker.js';
+import type { PartitionCycle, PartitionRow } from './partition-rows.js';
+import type { TargetCheck } from './targets.js';
+
+/** The partitions group as results.json keeps it. */
+export interface PartitionGroup {
+  readonly rows: readonly PartitionRow[];
+  readonly worker?: FleetWorkerRow | undefined;
+}
+
+const ratio = (cycle: PartitionCycle) => cycle.productSeconds / cycle.plainSeconds;
+const cpuPerRequestMs = (cycle: PartitionCycle) => (cycle.productCpuSeconds * 1000) / cycle.requests;
+const peakRss = (row: PartitionRow) => Math.max(row.backfill.productPeakRssMb, row.idle.productPeakRssMb);
+
+export function formatPartitions(group: PartitionGroup): string {
+  const header = [
+    'operators',
+    'partitions',
+    'backfill s (plain)',
+    'x',
+    'idle requests',
+    'idle s (plain)',
+    'x',
+    'CPU ms/request (plain)',
+    'peak RSS MB',
+    'sim busy',
+  ];
+  const rows = group.rows.map((row) => [
+    String(row.operators),
+    String(row.partitions),
+    `${row.backfill.productSeconds.toFixed(1)} (${row.backfill.plainSeconds.toFixed(1)})`,
+    `${ratio(row.backfill).toFixed(2)}x`,
+    String(row.idle.requests),
+    `${row.idle.productSeconds.toFixed(1)} (${row.idle.plainSeconds.toFixed(1)})`,
+    `${ratio(row.idle).toFixed(2)}x`,
+    `${cpuPerRequestMs(row.idle).toFixed(2)} (${((row.idle.plainCpuSeconds * 1000) / row.idle.requests).toFixed(2)})`,
+    peakRss(row).toFixed(0),
+    `${(row.simBusy * 100).toFixed(0)}%`,
+  ]);
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padStart(widths[i]!)).join('  ');
+  const lines = [line(header), ...rows.map(line)];
+  const worker = group.worker;
+  if (worker)
+    lines.push(
+      '',
+      `worker at ${worker.operators} operators (${worker.partitions} partitions, every ${worker.intervalSeconds} s, concurrency ${worker.concurrency}):`,
+      `  started in ${worker.startSeconds.toFixed(1)} s with ${worker.schedulers} schedulers; one cycle of every partition ${worker.cycleSeconds.toFixed(0)} s, the last job started ${worker.longestWaitSeconds.toFixed(0)} s after the first, ${worker.failedRuns} failed`,
+      `  Redis ${worker.redisMemoryMb.toFixed(1)} MB in ${worker.redisKeys} keys (${((worker.redisMemoryMb * 1000) / worker.partitions).toFixed(2)} MB per 1,000 partitions); /metrics ${worker.metricsSeconds.toFixed(2)} s (${(worker.metricsBytes / 1e6).toFixed(1)} MB); status ${worker.statusSeconds.toFixed(2)} s; worker ${worker.workerCpuSeconds.toFixed(0)} s CPU, ${worker.workerRssMb.toFixed(0)} MB peak RSS`,
+    );
+  return lines.join('\n');
+}
+
+/** Issue 31's targets that this group's rows answer. */
+export function checkPartitionTargets(group: PartitionGroup): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const at = (operators: number) => group.rows.find((row) => row.operators === operators);
+  const mid = at(500);
+  if (mid)
+    checks.push({
+      target: 'idle cycle at 500 operators <= 1.25x the plain client',
+      measured: `${ratio(mid.idle).toFixed(2)}x`,
+      met: ratio(mid.idle) <= 1.25,
+    });
+  const small = at(50);
+  const large = at(2000);
+  if (small && large) {
+    const cpu = cpuPerRequestMs(large.idle) / cpuPerRequestMs(small.idle);
+    checks.push({
+      target: 'CPU per request at 2,000 operators within 1.2x of 50',
+      measured: `${cpu.toFixed(2)}x`,
+      met: cpu <= 1.2,
+    });
+    const rss = peakRss(large) / peakRss(small);
+    checks.push({
+      target: 'peak RSS at 2,000 operators within 1.5x of 50',
+      measured: `${rss.toFixed(2)}x`,
+      met: rss <= 1.5,
+    });
+  }
+  const worker = group.worker;
+  if (worker) {
+    checks.push(
+      {
+        target: 'worker: no job of a cycle waits more than one interval',
+        measured: `${worker.longestWaitSeconds.toFixed(0)} s of ${worker.intervalSeconds} s`,
+        met: worker.longestWaitSeconds <= worker.intervalSeconds && worker.failedRuns === 0,
+      },
+      {
+        target: 'worker: status answers in under 2 s',
+        measured: `${worker.statusSeconds.toFixed(2)} s`,
+        met: worker.statusSeconds < 2,
+      },
+      {
+        target: 'worker: a /metrics scrape in under 1 s',
+        measured: `${worker.metricsSeconds.toFixed(2)} s`,
+        met: worker.metricsSeconds < 1,
+      },
+    );
+  }
+  return checks;
+}

@@ -1,0 +1,143 @@
+// The partitions group (issue 31): a TMS with many operators, every stream synced by a whole
+// `tms-sync sync` process, beside a plain client that sends the very requests the product sent
+// (recorded by the simulator), as many in flight as the product may have (TMS_MAX_CONCURRENCY),
+// and stores nothing. Rows: the backfill and the idle cycle after it, per operator count.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runMeasured, runScript } from './peak-rss.js';
+import { median } from './sample.js';
+import { type SimProcess, startSimProcess } from './sim-process.js';
+
+/** What a row compares: the product's whole process against the plain client sending its requests. */
+export interface PartitionCycle {
+  readonly requests: number;
+  readonly productSeconds: number;
+  readonly productCpuSeconds: number;
+  readonly productPeakRssMb: number;
+  readonly plainSeconds: number;
+  readonly plainCpuSeconds: number;
+}
+
+export interface PartitionRow {
+  readonly operators: number;
+  readonly partitions: number;
+  readonly backfill: PartitionCycle;
+  readonly idle: PartitionCycle;
+  /** The simulator's CPU over the idle cycle's wall time: near 1 means it was the bottleneck. */
+  readonly simBusy: number;
+}
+
+export interface PartitionOptions {
+  readonly operators: readonly number[];
+  readonly repetitions: number;
+  readonly workDir: string;
+  /** Requests in flight of both (the product's TMS_MAX_CONCURRENCY). @default 16 */
+  readonly concurrency?: number;
+  readonly log: (line: string) => void;
+}
+
+/** The data set of every row but the operators: 200 invoices and clients, operators with today's rides. */
+export const partitionData = { invoices: 200, clients: 200, rideDays: 1 } as const;
+
+export function operatorIds(count: number): string {
+  return Array.from({ length: count }, (_, i) => String(1001 + i)).join(',');
+}
+
+export async function measurePartitions(options: PartitionOptions): Promise<PartitionRow[]> {
+  const rows: PartitionRow[] = [];
+  for (const operators of options.operators) {
+    const sim = await startSimProcess({ ...partitionData, operators, record: true });
+    try {
+      rows.push(await measureOperators(sim, operators, options));
+    } finally {
+      await sim.stop();
+    }
+  }
+  return rows;
+}
+
+/** The store of the last backfill at `operators` (the worker rows start from it). */
+export function partitionStore(workDir: string, operators: number, repetition: number): string {
+  return join(workDir, `partitions-${operators}-${repetition}.sqlite`);
+}
+
+async function measureOperators(sim: SimProcess, operators: number, options: PartitionOptions) {
+  const backfills: PartitionCycle[] = [];
+  const idles: PartitionCycle[] = [];
+  const simBusy: number[] = [];
+  let partitions = 0;
+  for (let repetition = 0; repetition < options.repetitions; repetition++) {
+    const env = productEnv(
+      sim,
+      operators,
+      `sqlite:${partitionStore(options.workDir, operators, repetition)}`,
+      options,
+    );
+    const backfill = await cycle(sim, env, options, `backfill-${operators}-${repetition}`);
+    backfills.push(backfill.cycle);
+    partitions = backfill.partitions;
+    const simBefore = sim.cpuSeconds();
+    const idle = await cycle(sim, env, options, `idle-${operators}-${repetition}`);
+    simBusy.push((sim.cpuSeconds() - simBefore) / (idle.cycle.productSeconds + idle.cycle.plainSeconds));
+    idles.push(idle.cycle);
+    options.log(
+      `  ${operators} operators, ${partitions} partitions: backfill ${backfill.cycle.productSeconds.toFixed(1)} s (plain ${backfill.cycle.plainSeconds.toFixed(1)} s), idle ${idle.cycle.productSeconds.toFixed(1)} s (plain ${idle.cycle.plainSeconds.toFixed(1)} s), ${idle.cycle.requests} requests`,
+    );
+  }
+  return {
+    operators,
+    partitions,
+    backfill: medianCycle(backfills),
+    idle: medianCycle(idles),
+    simBusy: median(simBusy),
+  };
+}
+
+/** One product run, then the plain client sending the requests it sent. */
+async function cycle(sim: SimProcess, env: NodeJS.ProcessEnv, options: PartitionOptions, name: string) {
+  await sim.recordedRequests();
+  const product = await runMeasured(['bin/tms-sync.js', 'sync'], env);
+  const requests = await sim.recordedRequests();
+  const file = join(options.workDir, `${name}.requests`);
+  writeFileSync(file, requests);
+  const plain = await runScript<{ requests: number; seconds: number; cpuSeconds: number }>(
+    'bench/replay-client.ts',
+    ['--url', sim.url, '--requests', file, '--concurrency', String(options.concurrency ?? 16)],
+  );
+  await sim.recordedRequests();
+  return {
+    partitions: Number(/(\d[\d,]*) partitions? of \d/.exec(product.stdout)?.[1]?.replaceAll(',', '') ?? 0),
+    cycle: {
+      requests: plain.result.requests,
+      productSeconds: product.wallSeconds,
+      productCpuSeconds: product.cpuSeconds,
+      productPeakRssMb: product.peakRssMb,
+      plainSeconds: plain.result.seconds,
+      plainCpuSeconds: plain.result.cpuSeconds,
+    },
+  };
+}
+
+function productEnv(sim: SimProcess, operators: number, storeUrl: string, options: PartitionOptions) {
+  return {
+    ...process.env,
+    TMS_BASE_URL: sim.url,
+    TMS_API_TOKEN: 'dev-api-token',
+    TMS_OPERATORS: operatorIds(operators),
+    TMS_MAX_CONCURRENCY: String(options.concurrency ?? 16),
+    STORE_URL: storeUrl,
+    LOG_LEVEL: 'warn',
+  };
+}
+
+function medianCycle(cycles: readonly PartitionCycle[]): PartitionCycle {
+  const of = (pick: (cycle: PartitionCycle) => number) => median(cycles.map(pick));
+  return {
+    requests: of((c) => c.requests),
+    productSeconds: of((c) => c.productSeconds),
+    productCpuSeconds: of((c) => c.productCpuSeconds),
+    productPeakRssMb: of((c) => c.productPeakRssMb),
+    plainSeconds: of((c) => c.plainSeconds),
+    plainCpuSeconds: of((c) => c.plainCpuSeconds),
+  };
+}

@@ -1,0 +1,27 @@
+import { type Kysely, type Migration, sql } from 'kysely';
+import type { SqlTypes } from '../store-dialect.js';
+
+/**
+ * `partition_runs`: per stream partition, its latest run and when it last succeeded, kept by the
+ * database's own triggers on `sync_runs` (the dialect's `partitionRuns`), so `status` and every
+ * metrics scrape read one row per partition, however many runs `sync_runs` has piled up. Filled
+ * once from the runs recorded so far.
+ */
+export function partitionRunsMigration(types: SqlTypes, triggers: readonly string[]): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('partition_runs')
+        .addColumn('stream', 'text', (c) => c.notNull())
+        .addColumn('partition', 'text', (c) => c.notNull())
+        .addColumn('last_run_id', types.bigint, (c) => c.notNull())
+        .addColumn('last_success_at', types.timestamp)
+        .addPrimaryKeyConstraint('partition_runs_pkey', ['stream', 'partition'])
+        .execute();
+      await sql`insert into partition_runs (stream, partition, last_run_id, last_success_at)
+        select stream, partition, max(id), max(case when result = 'succeeded' then finished_at end)
+        from sync_runs group by stream, partition`.execute(db);
+      for (const statement of triggers) await sql.raw(statement).execute(db);
+    },
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * PostgreSQL's trigger keeping `partition_runs` (partition-runs-migration.ts): a run's insert makes
+ * it its partition's latest run, its update to `succeeded` the partition's latest success, and a
+ * deleted run (runs pruned by hand) hands both back to the runs that remain.
+ */
+export const postgresPartitionRuns: readonly string[] = [
+  `CREATE FUNCTION tms_partition_runs() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF TG_OP = 'INSERT' THEN
+      INSERT INTO partition_runs (stream, partition, last_run_id) VALUES (NEW.stream, NEW.partition, NEW.id)
+        ON CONFLICT (stream, partition)
+        DO UPDATE SET last_run_id = greatest(partition_runs.last_run_id, excluded.last_run_id);
+    ELSIF TG_OP = 'DELETE' THEN
+      UPDATE partition_runs SET
+        last_run_id = coalesce(
+          (SELECT max(id) FROM sync_runs WHERE stream = OLD.stream AND partition = OLD.partition), 0),
+        last_success_at = (SELECT max(finished_at) FROM sync_runs
+          WHERE stream = OLD.stream AND partition = OLD.partition AND result = 'succeeded')
+        WHERE stream = OLD.stream AND partition = OLD.partition;
+      DELETE FROM partition_runs WHERE stream = OLD.stream AND partition = OLD.partition AND last_run_id = 0;
+    ELSIF NEW.result = 'succeeded' AND OLD.result IS DISTINCT FROM 'succeeded' THEN
+      UPDATE partition_runs SET last_success_at = greatest(last_success_at, NEW.finished_at)
+        WHERE stream = NEW.stream AND partition = NEW.partition;
+    END IF;
+    RETURN NULL;
+  END $$`,
+  `CREATE TRIGGER sync_runs_partition AFTER INSERT OR DELETE OR UPDATE OF result ON sync_runs
+    FOR EACH ROW EXECUTE FUNCTION tms_partition_runs()`,
+];
