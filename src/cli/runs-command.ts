@@ -45,6 +45,9 @@ export function registerRunsCommand(program: Command): void {
     );
 }
 
+/** `0.4s` under a minute, `12m 5s` beyond. */
+const took = (seconds: number) => (seconds < 60 ? `${seconds.toFixed(1)}s` : formatDuration(seconds));
+
 /** One line per run; below a failed one, its whole error, wrapped. */
 export function formatRuns(runs: readonly SyncRun[], width = outputWidth()): string {
   if (runs.length === 0) return 'no runs\n';
@@ -53,7 +56,7 @@ export function formatRuns(runs: readonly SyncRun[], width = outputWidth()): str
     partitionLabel(run),
     run.trigger,
     run.startedAt.toISOString(),
-    run.finishedAt ? formatDuration((run.finishedAt.getTime() - run.startedAt.getTime()) / 1000) : '',
+    run.finishedAt ? took((run.finishedAt.getTime() - run.startedAt.getTime()) / 1000) : '',
     run.result,
     thousands(run.pages),
     thousands(run.inserted + run.updated),

@@ -84,10 +84,10 @@ function formatStreams(listing: readonly StreamListing[]): string {
   );
 }
 
-/** `(one)`, `'', deleted`, or the operators (the first few of many), or the setting it lacks. */
+/** `(default)`, `(default), deleted`, or the operators (the first few of many), or the setting it lacks. */
 function partitionsText(item: StreamListing): string {
   if (item.partitions === null) return `none: set ${item.missing}`;
-  const names = item.partitions.map((partition) => (partition === '' ? '(all)' : partition));
+  const names = item.partitions.map((partition) => (partition === '' ? '(default)' : partition));
   if (names.length <= 4) return names.join(', ');
   return `${names.slice(0, 3).join(', ')}, ... (${names.length})`;
 }

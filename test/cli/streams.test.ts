@@ -23,11 +23,11 @@ describe('tms-sync streams', () => {
     const line = (stream: string) =>
       text.stdout.split('\n').find((item) => item.startsWith(`${stream} `)) ?? '';
     expect(line('invoices')).toMatch(
-      /^invoices\s+sequence\s+\(all\), deleted\s+yes\s+on\s+GET \/invoice\/invoices\/$/,
+      /^invoices\s+sequence\s+\(default\), deleted\s+yes\s+on\s+GET \/invoice\/invoices\/$/,
     );
-    expect(line('invoice_lines')).toMatch(/^invoice_lines\s+child\s+invoices\s+\(all\)\s+yes\s+GET/);
+    expect(line('invoice_lines')).toMatch(/^invoice_lines\s+child\s+invoices\s+\(default\)\s+yes\s+GET/);
     expect(line('goods')).toMatch(/^goods\s+snapshot\s+tasks\s+1001, 1002\s+yes\s+GET/);
-    expect(line('clients')).toMatch(/^clients\s+sequence\s+\(all\), deleted\s+no\s+GET/);
+    expect(line('clients')).toMatch(/^clients\s+sequence\s+\(default\), deleted\s+no\s+GET/);
     expect(text.stdout).toContain(`4 of ${Object.keys(streams).length} streams selected`);
 
     const json = JSON.parse((await runCli(['streams', '--json'], { TMS_SYNC_CONFIG: config })).stdout);
