@@ -143,7 +143,7 @@ function productEnv(sim: SimProcess, path: string, extra: Record<string, string>
 /** The parents (invoices, clients) synced once into the store every child run starts from. */
 async function syncParents(sim: SimProcess, template: string): Promise<void> {
   removeSqlite(template);
-  await runMeasured(['bin/tms-sync.js', 'sync', 'invoices', 'clients'], productEnv(sim, template));
+  await runMeasured(['dist/tms-sync.js', 'sync', 'invoices', 'clients'], productEnv(sim, template));
 }
 
 function freshCopy(template: string, workDir: string): string {
@@ -173,7 +173,7 @@ async function productChildren(
     if (settings.limit && settings.told) extra.TMS_MAX_RPS = String(settings.limit);
     const before = await sim.admin.requests();
     const measured = await runMeasured(
-      ['bin/tms-sync.js', 'sync', ...childStreams],
+      ['dist/tms-sync.js', 'sync', ...childStreams],
       productEnv(sim, path, extra),
     );
     return await childSample(sim, before, path, measured.wallSeconds, settings.limit);
@@ -211,7 +211,7 @@ async function twoWorkers(
   try {
     const before = await sim.admin.requests();
     const measured = await runMeasured(
-      ['bin/tms-sync.js', 'trigger', ...childStreams, '--wait', '--timeout', '3600'],
+      ['dist/tms-sync.js', 'trigger', ...childStreams, '--wait', '--timeout', '3600'],
       { ...env, LOG_LEVEL: 'warn' },
     );
     return await childSample(sim, before, path, measured.wallSeconds, limit);

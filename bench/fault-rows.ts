@@ -95,7 +95,7 @@ async function product(sim: SimProcess, path: string): Promise<FaultSample> {
   };
   for (const name of ['TMS_SYNC_CONFIG', 'TMS_MAX_RPS', 'TMS_MAX_CONCURRENCY']) delete env[name];
   try {
-    const measured = await runMeasured(['bin/tms-sync.js', 'sync', ...restStreams], env);
+    const measured = await runMeasured(['dist/tms-sync.js', 'sync', ...restStreams], env);
     const traffic = trafficLine.exec(measured.stdout);
     if (!traffic) throw new Error(`no traffic line in the summary:\n${measured.stdout}`);
     return {

@@ -89,7 +89,7 @@ export async function measureFleetWorker(options: FleetWorkerOptions): Promise<F
     const redisMemoryMb = ((await usedMemory(redis)) - memoryBefore) / 1024 / 1024;
     const redisKeys = (await redis.keys(`${prefix}:*`)).length;
     const scrape = await timed(async () => (await fetch(`${opsUrl}/metrics`)).text());
-    const status = await runMeasured(['bin/tms-sync.js', 'status', '--json'], env);
+    const status = await runMeasured(['dist/tms-sync.js', 'status', '--json'], env);
     return {
       operators: options.operators,
       partitions,
@@ -117,7 +117,7 @@ export async function measureFleetWorker(options: FleetWorkerOptions): Promise<F
 
 /** Starts the worker; resolves with its ops URL and scheduler count once it logged "worker started". */
 async function spawnWorker(env: NodeJS.ProcessEnv) {
-  const worker: ChildProcess = spawn(process.execPath, ['bin/tms-sync.js', 'worker'], {
+  const worker: ChildProcess = spawn(process.execPath, ['dist/tms-sync.js', 'worker'], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -96,7 +96,7 @@ async function measureOperators(sim: SimProcess, operators: number, options: Par
 /** One product run, then the plain client sending the requests it sent. */
 async function cycle(sim: SimProcess, env: NodeJS.ProcessEnv, options: PartitionOptions, name: string) {
   await sim.recordedRequests();
-  const product = await runMeasured(['bin/tms-sync.js', 'sync'], env);
+  const product = await runMeasured(['dist/tms-sync.js', 'sync'], env);
   const requests = await sim.recordedRequests();
   const file = join(options.workDir, `${name}.requests`);
   writeFileSync(file, requests);

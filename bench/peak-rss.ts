@@ -9,7 +9,7 @@ export interface MeasuredProcess {
   readonly wallSeconds: number;
   /** Peak RSS in MB (VmHWM), from `/usr/bin/time` or, without it, by polling /proc. */
   readonly peakRssMb: number;
-  /** User and system CPU seconds of the process (NaN without GNU time). */
+  /** User + system CPU seconds of the process and its threads (GNU time only; NaN without it). */
   readonly cpuSeconds: number;
 }
 
@@ -37,16 +37,17 @@ export async function runMeasured(
   const polled = useTime ? undefined : pollPeak(child.pid!);
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   const wallSeconds = (performance.now() - started) / 1000;
-  const [peakKb, user, system] = useTime ? readTimeFile(timeFile) : [polled!.stop(), Number.NaN, 0];
+  const [peakKb, cpuSeconds] = useTime ? readTimeFile(timeFile) : [polled!.stop(), Number.NaN];
   rmSync(dir, { recursive: true, force: true });
   if (code !== 0) throw new Error(`node ${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`);
-  return { stdout, wallSeconds, peakRssMb: peakKb! / 1024, cpuSeconds: user! + system! };
+  return { stdout, wallSeconds, peakRssMb: peakKb / 1024, cpuSeconds };
 }
 
 /** GNU time's `%M %U %S` (the last line: earlier ones may carry "Command exited with non-zero status"). */
-function readTimeFile(path: string): number[] {
+function readTimeFile(path: string): [peakKb: number, cpuSeconds: number] {
   const lines = readFileSync(path, 'utf8').trim().split('\n');
-  return lines.at(-1)!.split(' ').map(Number);
+  const [peak, user, system] = lines.at(-1)!.split(' ').map(Number);
+  return [peak!, user! + system!];
 }
 
 function pollPeak(pid: number): { stop(): number } {

@@ -26,7 +26,7 @@ export interface ProductRunOptions {
   readonly nodeFlags?: readonly string[];
 }
 
-/** Runs `node bin/tms-sync.js sync invoices` in its own process against the simulator and STORE_URL. */
+/** Runs `node dist/tms-sync.js sync invoices` in its own process against the simulator and STORE_URL. */
 export async function runProduct(options: ProductRunOptions): Promise<ProductRun> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -38,7 +38,7 @@ export async function runProduct(options: ProductRunOptions): Promise<ProductRun
   delete env.TMS_SYNC_CONFIG;
   if (options.configPath) env.TMS_SYNC_CONFIG = options.configPath;
   const measured = await runMeasured(
-    [...(options.nodeFlags ?? []), 'bin/tms-sync.js', 'sync', 'invoices'],
+    [...(options.nodeFlags ?? []), 'dist/tms-sync.js', 'sync', 'invoices'],
     env,
   );
   return {

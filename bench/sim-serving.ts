@@ -8,7 +8,7 @@ import { request } from 'undici';
 const invoices = Number(process.argv[2] ?? 200_000);
 const child = spawn(
   process.execPath,
-  ['bin/tms-sync.js', 'sim', '--port', '0', '--invoices', String(invoices)],
+  ['dist/tms-sync.js', 'sim', '--port', '0', '--invoices', String(invoices)],
   {
     stdio: ['ignore', 'pipe', 'inherit'],
   },

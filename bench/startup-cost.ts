@@ -15,7 +15,7 @@ export interface Startup {
 
 async function medianOf(args: readonly string[], repetitions: number): Promise<StartupCost> {
   const runs = [];
-  for (let i = 0; i < repetitions; i++) runs.push(await runMeasured(['bin/tms-sync.js', ...args]));
+  for (let i = 0; i < repetitions; i++) runs.push(await runMeasured(['dist/tms-sync.js', ...args]));
   return {
     wallSeconds: median(runs.map((run) => run.wallSeconds)),
     peakRssMb: median(runs.map((run) => run.peakRssMb)),
@@ -24,7 +24,7 @@ async function medianOf(args: readonly string[], repetitions: number): Promise<S
 
 /** Medians of a few runs of each: the floor under every product row's wall time and RSS. */
 export async function measureStartup(repetitions: number): Promise<Startup> {
-  await runMeasured(['bin/tms-sync.js', '--version']); // builds the bundle if the sources changed
+  await runMeasured(['dist/tms-sync.js', '--version']); // a first start warms the file cache
   return {
     help: await medianOf(['--help'], Math.max(3, repetitions)),
     syncHelp: await medianOf(['sync', '--help'], Math.max(3, repetitions)),

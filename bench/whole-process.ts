@@ -69,7 +69,7 @@ const product: Contender = {
     };
     delete env.TMS_SYNC_CONFIG;
     const afterRunId = existsSync(path) ? await lastRunId(storeUrl) : 0;
-    const measured = await runMeasured(['bin/tms-sync.js', 'sync', 'invoices'], env);
+    const measured = await runMeasured(['dist/tms-sync.js', 'sync', 'invoices'], env);
     const runs = await runsSince(storeUrl, afterRunId);
     return { ...measured, records: runs.records };
   },

@@ -55,7 +55,7 @@ export async function measureWorkerCycles(options: WorkerCyclesOptions): Promise
   const worker = await startWorker(env);
   try {
     const trigger = () =>
-      runMeasured(['bin/tms-sync.js', 'trigger', 'invoices', '--wait', '--timeout', '600'], env);
+      runMeasured(['dist/tms-sync.js', 'trigger', 'invoices', '--wait', '--timeout', '600'], env);
     await trigger();
     const samples: IncrementalSample[] = [];
     let afterRunId = await lastRunId(options.storeUrl);

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 
 /** Starts `tms-sync worker` with `env` and resolves once it logged "worker started". */
 export async function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const worker = spawn(process.execPath, ['bin/tms-sync.js', 'worker'], {
+  const worker = spawn(process.execPath, ['dist/tms-sync.js', 'worker'], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

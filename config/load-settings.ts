@@ -4,6 +4,7 @@ import { checkCommandSettings, commandsFromEnvironment } from './command-setting
 import { listFromEnvironment, toList } from './list-setting.js';
 import { readSettingsFile } from './read-settings-file.js';
 import { checkSchedule } from './schedule-settings.js';
+import { withSecretFiles } from './secret-files.js';
 import { topLevelVariables } from './setting-variables.js';
 import { defaultSettings, type Settings } from './settings.js';
 import { SettingsError } from './settings-error.js';
@@ -17,9 +18,10 @@ const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 /**
  * Settings from defaults, then the JSONC file named by TMS_SYNC_CONFIG (read-settings-file.ts), then the environment (which
- * wins). Every value is checked here, once; a bad one throws SettingsError naming it.
+ * wins; a secret may come from the file its `<NAME>_FILE` names, secret-files.ts). Every value is checked here, once; a bad one throws SettingsError naming it.
  */
-export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+export function loadSettings(environment: NodeJS.ProcessEnv = process.env): Settings {
+  const env = withSecretFiles(environment);
   const file = env.TMS_SYNC_CONFIG ? readSettingsFile(env.TMS_SYNC_CONFIG) : {};
   const merged: Settings = {
     ...defaultSettings,

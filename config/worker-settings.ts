@@ -1,4 +1,5 @@
 import { checkIntegers, type IntegerSettingTable, integersFromEnvironment } from './integer-settings.js';
+import { isPlaceholderSecret } from './placeholder-secret.js';
 import { SettingsError } from './settings-error.js';
 
 /** The daemon's settings (`tms-sync worker`, `trigger`, `status`); env var names in brackets. */
@@ -102,6 +103,12 @@ export function checkWorkerSettings(settings: WorkerSettings): void {
     const value = settings[key];
     if (value !== undefined && value.trim() === '') {
       throw new SettingsError(name, 'is set but blank: give it a value, or unset it to turn the feature off');
+    }
+    if (value !== undefined && isPlaceholderSecret(value)) {
+      throw new SettingsError(
+        name,
+        'is a placeholder from an example: set a secret of your own (e.g. `openssl rand -hex 32`), or unset it to turn the feature off',
+      );
     }
   }
   checkIntegers(settings, numbers);

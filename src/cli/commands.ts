@@ -6,7 +6,7 @@ export type RegisterCommand = (program: Command) => void;
 /**
  * The CLI's catalogue, in help order. Each command's module is loaded only when needed: `sync`
  * must not pay for BullMQ, fastify, bull-board or prom-client, which only `worker` and its
- * neighbours use (bin/tms-sync.js's bundle evaluates a command's modules at this import).
+ * neighbours use (each command is a chunk of its own in the build, scripts/build.mjs).
  */
 const catalogue: Record<string, () => Promise<RegisterCommand>> = {
   demo: async () => (await import('./demo-command.js')).registerDemoCommand,

@@ -33,6 +33,5 @@ async function main(): Promise<void> {
   }
 }
 
-// Not a top-level await: bin/tms-sync.js runs this as a script (a CommonJS bundle, for V8's code
-// cache). A failure no command caught still ends the process, printed, with exit code 1.
+// A failure no command caught ends the process, printed, with exit code 1.
 void main();

@@ -3,8 +3,11 @@ export type SendOutcome = 'ok' | 'drop';
 
 /** Requests in flight to one origin, bounded by a limit that adapts to how the origin answers. */
 export interface ConcurrencyLimit {
-  /** Waits for a free slot; the returned function gives it back with the send's outcome. */
-  acquire(signal?: AbortSignal): Promise<(outcome: SendOutcome) => void>;
+  /**
+   * Waits for a free slot; the returned function gives it back with the send's outcome, and
+   * answers whether a waiting send took it.
+   */
+  acquire(signal?: AbortSignal): Promise<(outcome: SendOutcome) => boolean>;
   view(): { readonly limit: number; readonly inFlight: number; readonly waiting: number };
 }
 
@@ -29,11 +32,15 @@ export function createConcurrencyLimit(options: ConcurrencyLimitOptions): Concur
   let decreases = 0;
   const waiters: Array<() => void> = [];
 
+  /** Hands free slots to waiting sends; answers whether one took a slot. */
   const wake = () => {
+    let woken = false;
     while (inFlight < Math.floor(limit) && waiters.length > 0) {
       inFlight += 1;
       waiters.shift()!();
+      woken = true;
     }
+    return woken;
   };
 
   const slot = () => {
@@ -41,7 +48,7 @@ export function createConcurrencyLimit(options: ConcurrencyLimitOptions): Concur
     const busy = inFlight;
     let released = false;
     return (outcome: SendOutcome) => {
-      if (released) return;
+      if (released) return false;
       released = true;
       inFlight -= 1;
       if (outcome === 'drop') {
@@ -52,7 +59,7 @@ export function createConcurrencyLimit(options: ConcurrencyLimitOptions): Concur
       } else if (busy * 2 >= limit) {
         limit = Math.min(options.max, limit + 1);
       }
-      wake();
+      return wake();
     };
   };
 

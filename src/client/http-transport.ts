@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
+import { Pool } from 'undici';
 import { linkSignals } from './abortable-sleep.js';
 import type { ResolvedClientOptions } from './client-options.js';
 import {
@@ -18,7 +19,6 @@ import {
   summarizeErrorBody,
 } from './read-body.js';
 import { parseRetryAfter } from './retry-policy.js';
-import { Pool } from './undici-pool.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

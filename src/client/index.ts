@@ -19,5 +19,4 @@ export { type ListingName, listings } from './listings.js';
 export type { ListingDefinition, Page, PageOptions, PageQuery } from './paginate.js';
 export { createLocalBudget, type RequestBudget } from './request-budget.js';
 export type { ClientTraffic } from './request-core.js';
-export { requestsLeft } from './requests-left.js';
 export { parseRetryAfter, retryDelayMs } from './retry-policy.js';

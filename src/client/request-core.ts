@@ -20,6 +20,7 @@ import { createOriginHealth, type OriginHealth, type OriginHealthView } from './
 import { cancelBody, type ReceivedJson } from './read-body.js';
 import { createLocalBudget } from './request-budget.js';
 import { buildQuery, type QueryParams } from './request-path.js';
+import { requestsLeft } from './requests-left.js';
 import { assertValid } from './response-checks.js';
 import { withRetry } from './retry-policy.js';
 
@@ -159,8 +160,10 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
           sentBefore = true;
           try {
             const result = await observed(health, () => run(toHttpRequest(request, token, signal)));
-            release('ok');
             learned?.accepted();
+            // The slot went to a waiting send: its request leaves before this answer is handed
+            // over, so the caller's work on the answer does not hold it back (requests-left.ts).
+            if (release('ok')) await requestsLeft();
             return result;
           } catch (error) {
             release(isTransientFailure(error) ? 'drop' : 'ok');

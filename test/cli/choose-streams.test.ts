@@ -119,7 +119,7 @@ describe('choosing what runs', () => {
 
 /** Runs the CLI on a pseudo-terminal (util-linux `script`), typing `answer` once it asks. */
 function onTerminal(args: readonly string[], env: NodeJS.ProcessEnv, answer: string) {
-  const command = [process.execPath, join(import.meta.dirname, '..', '..', 'bin', 'tms-sync.js'), ...args]
+  const command = [process.execPath, join(import.meta.dirname, '..', '..', 'dist', 'tms-sync.js'), ...args]
     .map((part) => `'${part}'`)
     .join(' ');
   return new Promise<{ code: number | null; output: string }>((resolve) => {

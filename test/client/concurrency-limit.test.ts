@@ -30,7 +30,7 @@ describe('the adaptive concurrency limit', () => {
     expect(limit.view().limit).toBe(8);
   });
 
-  it('queues callers beyond the limit, lets the next in on release, and drops an aborted waiter', async () => {
+  it('queues callers beyond the limit, lets the next in on release (saying so), and drops an aborted waiter', async () => {
     const limit = createConcurrencyLimit({ initial: 1, max: 1 });
     const first = await limit.acquire();
     const controller = new AbortController();
@@ -39,8 +39,9 @@ describe('the adaptive concurrency limit', () => {
     expect(limit.view()).toMatchObject({ inFlight: 1, waiting: 2 });
     controller.abort(new Error('stop'));
     await expect(aborted).rejects.toThrow('stop');
-    first('ok');
-    (await second)('ok');
+    // Each release says whether a waiting send took the slot (the client then lets it leave first).
+    expect(first('ok')).toBe(true);
+    expect((await second)('ok')).toBe(false);
     expect(limit.view()).toEqual({ limit: 1, inFlight: 0, waiting: 0 });
   });
 });

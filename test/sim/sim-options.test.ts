@@ -7,7 +7,7 @@ function runCli(
   untilOutput?: RegExp,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/tms-sync.js', 'sim', ...args], { cwd: process.cwd() });
+    const child = spawn(process.execPath, ['dist/tms-sync.js', 'sim', ...args], { cwd: process.cwd() });
     let stdout = '';
     let stderr = '';
     let stopping = false;

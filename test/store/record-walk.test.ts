@@ -128,7 +128,10 @@ const startsWith = (path: readonly string[], prefix: readonly string[]) =>
   prefix.length <= path.length && prefix.every((step, i) => path[i] === step);
 const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && startsWith(a, b);
 
-describe('createRecordWalker', () => {
+// The walker is generated code (walker-source.ts compiles a column set into source run through
+// `new Function`); this property test holds it to a plain reading of each path, on random column
+// sets and random records whose property names are awkward as code.
+describe('createRecordWalker, generated, against a plain reading of the records', () => {
   it('fills each column from its path, counts misfits as drift and reports each scalar without a column', () => {
     fc.assert(
       fc.property(

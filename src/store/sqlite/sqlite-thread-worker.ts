@@ -1,14 +1,13 @@
 // The SQLite thread's own code (see sqlite-thread.ts, which starts it): one better-sqlite3
-// connection (sqlite-operations.ts), each message the operations sent together. It imports only node,
-// better-sqlite3 and the operations, so it bundles on its own (bin/tms-sync.js builds it beside the
-// CLI's bundle; from the sources, sqlite-thread-script.ts bundles it in memory).
+// connection (sqlite-operations.ts), each message the operations sent together. The thread runs
+// its build in dist/ (sqlite-thread-script.ts).
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { openSqliteConnection, type SqliteConnectionOptions, sqliteOperations } from './sqlite-operations.js';
 
 interface Options extends SqliteConnectionOptions {
-  /** better-sqlite3 as the starting thread resolved it: code evaluated from memory resolves nothing itself. */
+  /** better-sqlite3 as the starting thread resolved it: both threads load the same driver. */
   readonly driverPath: string;
 }
 

@@ -128,12 +128,10 @@ export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
     for (const call of pending.values()) call.reject(error);
     pending.clear();
   };
-  const starting = threadScript().then((script) => {
-    const workerData = { driverPath, ...options };
-    const worker =
-      'file' in script
-        ? new Worker(script.file, { workerData })
-        : new Worker(script.code, { eval: true, workerData });
+  // Started after this call returns, like the operations' first answers: a failure to start
+  // (a missing build) surfaces on the first call, as an open failure does.
+  const starting = Promise.resolve().then(() => {
+    const worker = new Worker(threadScript(), { workerData: { driverPath, ...options } });
     // Referenced only while a call waits, so an idle store never keeps the process alive.
     worker.unref();
     worker.on('message', (reply: Reply) => {
@@ -257,6 +255,7 @@ function localConnection(driverPath: string, options: SqliteThreadOptions): Loca
   let db: BetterSqlite3.Database | undefined;
   let operations: SqliteOperations | undefined;
   const readers = new Map<string, BetterSqlite3.Statement | null>();
+  let reading = false;
   const open = () => {
     if (!operations) {
       const Database = createRequire(import.meta.url)(driverPath) as typeof BetterSqlite3;
@@ -286,6 +285,13 @@ function localConnection(driverPath: string, options: SqliteThreadOptions): Loca
   return {
     run: (op, args) => (open()[op] as (input: unknown) => unknown)(args),
     readHere(sql, params) {
+      if (!reading) {
+        // Keyed reads need little cache of their own (the OS caches the file): the thread's
+        // connection keeps better-sqlite3's 16 MB, this one SQLite's usual 2 MB.
+        open();
+        db!.pragma('cache_size = -2000');
+        reading = true;
+      }
       const statement = reader(sql);
       return statement ? { rows: statement.all(params) } : undefined;
     },

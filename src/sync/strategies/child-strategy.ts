@@ -1,7 +1,7 @@
 import pMap from 'p-map';
 import type { ChildStream } from '../../../config/stream-definition.js';
 import type { JsonObject } from '../../../schemas/json-object.js';
-import { HttpStatusError, requestsLeft } from '../../client/index.js';
+import { HttpStatusError } from '../../client/index.js';
 import type { ChildWork, ParentBatch, ScopeReplacement } from '../../store/store.js';
 import { describeError } from '../../tms-sync-error.js';
 import { keyedRecords, sequenceReader } from '../record-keys.js';
@@ -104,8 +104,6 @@ async function refreshParent(
 async function fetchScope(partition: Child, parentId: string): Promise<ScopeReplacement | undefined> {
   try {
     const { children, detail } = await fetchChildren(partition, parentId);
-    // The next parent's request, given this one's slot, leaves before this one's records are keyed.
-    await requestsLeft();
     const origin = {
       stream: partition.stream,
       partition: partition.partition,

@@ -1,7 +1,7 @@
 import pMap from 'p-map';
 import type { SnapshotStream } from '../../../config/stream-definition.js';
 import type { JsonObject } from '../../../schemas/json-object.js';
-import { HttpStatusError, requestsLeft } from '../../client/index.js';
+import { HttpStatusError } from '../../client/index.js';
 import type { StoreRecord } from '../../store/store.js';
 import { describeError } from '../../tms-sync-error.js';
 import { keyedRecords, sequenceReader } from '../record-keys.js';
@@ -47,8 +47,6 @@ export async function fetchSnapshot(
         let records: StoreRecord[];
         try {
           const fetched = await fetchPart(job, part);
-          // The next part's request, given this one's slot, leaves before this one's records are keyed.
-          await requestsLeft();
           records = keyed(job, part, fetched);
         } catch (error) {
           if (!isParentFault(error) || parts.length === 1) throw error;

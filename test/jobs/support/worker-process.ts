@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..', '..');
-const cli = join(root, 'bin', 'tms-sync.js');
+const cli = join(root, 'dist', 'tms-sync.js');
 
 /** A `tms-sync` child process with its log lines (JSON from pino) collected. */
 export interface CliProcess {
@@ -16,7 +16,7 @@ export interface CliProcess {
   waitForLine(text: string, timeoutMs?: number): Promise<string>;
 }
 
-/** Starts `node bin/tms-sync.js <args>` with `env` on top of a clean environment. */
+/** Starts `node dist/tms-sync.js <args>` with `env` on top of a clean environment. */
 export function spawnCli(args: string[], env: NodeJS.ProcessEnv): CliProcess {
   const child = spawn(process.execPath, [cli, ...args], {
     cwd: root,

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..', '..');
-const cli = join(root, 'bin', 'tms-sync.js');
+const cli = join(root, 'dist', 'tms-sync.js');
 
 /** What one `tms-sync` run printed and how it ended. */
 export interface CliResult {
@@ -26,7 +26,7 @@ export interface RunCliOptions {
   readonly as?: RunAs;
 }
 
-/** Runs `node bin/tms-sync.js <args>` to its end with `env` on a clean environment; killed after `timeoutMs`. */
+/** Runs `node dist/tms-sync.js <args>` to its end with `env` on a clean environment; killed after `timeoutMs`. */
 export function runCli(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
