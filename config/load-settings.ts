@@ -1,8 +1,11 @@
+import { storeLocation } from '../src/store/store-url.js';
 import { checkHttpUrl, checkListenHost, checkRedisUrl, parsePort } from './address-settings.js';
 import { checkCommandSettings, commandsFromEnvironment } from './command-settings.js';
-import { readSettingsFile, topLevelVariables } from './read-settings-file.js';
+import { listFromEnvironment, toList } from './list-setting.js';
+import { readSettingsFile } from './read-settings-file.js';
 import { checkSchedule } from './schedule-settings.js';
 import { withSecretFiles } from './secret-files.js';
+import { topLevelVariables } from './setting-variables.js';
 import { defaultSettings, type Settings } from './settings.js';
 import { SettingsError } from './settings-error.js';
 import { registerSettingsSecrets } from './settings-secrets.js';
@@ -23,6 +26,7 @@ export function loadSettings(environment: NodeJS.ProcessEnv = process.env): Sett
   const merged: Settings = {
     ...defaultSettings,
     ...file,
+    operators: toList(file.operators ?? defaultSettings.operators),
     sync: { ...defaultSettings.sync, ...file.sync },
     tms: { ...defaultSettings.tms, ...file.tms, ...tmsFromEnvironment(env) },
     streams: streamSelection(file.streams),
@@ -49,16 +53,10 @@ function fromEnvironment(env: NodeJS.ProcessEnv): Partial<Settings> {
   for (const [name, key] of Object.entries(topLevelVariables)) {
     if (key !== 'operators' && key !== 'opsPort') text(name, key);
   }
-  if (env.TMS_OPERATORS !== undefined) out.operators = splitList(env.TMS_OPERATORS);
+  if (env.TMS_OPERATORS !== undefined)
+    out.operators = listFromEnvironment('TMS_OPERATORS', env.TMS_OPERATORS);
   if (env.OPS_PORT !== undefined) out.opsPort = parsePort('OPS_PORT', env.OPS_PORT);
   return out as Partial<Settings>;
-}
-
-function splitList(value: string): string[] {
-  return value
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
 }
 
 function validate(settings: Settings): Settings {
@@ -67,6 +65,8 @@ function validate(settings: Settings): Settings {
   if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(settings.storeUrl)) {
     throw new SettingsError('STORE_URL', 'expected sqlite:PATH or postgres://USER@HOST:PORT/DATABASE');
   }
+  // The schema's name, and that it goes with a PostgreSQL store (StoreUrlError names the setting).
+  storeLocation(settings.storeUrl, settings.storeSchema);
   checkRedisUrl('REDIS_URL', settings.redisUrl);
   checkListenHost('OPS_HOST', settings.opsHost);
   if (!(logLevels as readonly string[]).includes(settings.logLevel)) {

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { ListValue } from './list-setting.js';
 
 const Schedule = Type.Object(
   {
@@ -8,15 +9,19 @@ const Schedule = Type.Object(
   { additionalProperties: false },
 );
 
-/** The JSON config file named by TMS_SYNC_CONFIG: the same settings as the environment, plus schedules. */
+/**
+ * The JSON config file named by TMS_SYNC_CONFIG: the same settings as the environment, plus
+ * schedules. A list takes an array or a comma-separated string (list-setting.ts).
+ */
 export const SettingsFile = Type.Object(
   {
     baseUrl: Type.Optional(Type.String()),
     apiToken: Type.Optional(Type.String()),
     loginPath: Type.Optional(Type.String()),
     driverToken: Type.Optional(Type.String()),
-    operators: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    operators: Type.Optional(ListValue),
     storeUrl: Type.Optional(Type.String()),
+    storeSchema: Type.Optional(Type.String()),
     redisUrl: Type.Optional(Type.String()),
     opsHost: Type.Optional(Type.String()),
     opsPort: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
@@ -54,10 +59,10 @@ export const SettingsFile = Type.Object(
     streams: Type.Optional(
       Type.Object(
         {
-          include: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
-          exclude: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+          include: Type.Optional(ListValue),
+          exclude: Type.Optional(ListValue),
           // History mode (docs/history.md): true for every stream, or the streams named.
-          history: Type.Optional(Type.Union([Type.Boolean(), Type.Array(Type.String({ minLength: 1 }))])),
+          history: Type.Optional(Type.Union([Type.Boolean(), ListValue])),
         },
         // Or per stream: `"invoices": { "history": true }`.
         { additionalProperties: Type.Object({ history: Type.Boolean() }, { additionalProperties: false }) },

@@ -66,6 +66,11 @@ export interface Settings {
   readonly operators: readonly string[];
   /** `sqlite:PATH` or `postgres://...` [STORE_URL]. @default 'sqlite:./data/tms.sqlite' */
   readonly storeUrl: string;
+  /**
+   * PostgreSQL: the schema holding the whole store, bookkeeping included, so several mirrors share
+   * one database [STORE_SCHEMA]; `?schema=` in STORE_URL says the same. @default undefined (`public`)
+   */
+  readonly storeSchema: string | undefined;
   /** Redis for `worker`, `trigger`, `status` [REDIS_URL]. @default 'redis://127.0.0.1:6379' */
   readonly redisUrl: string;
   /** Ops HTTP server of `worker` [OPS_HOST]. @default '127.0.0.1' */
@@ -106,6 +111,7 @@ export const defaultSettings: Settings = Object.freeze({
   driverToken: undefined,
   operators: [],
   storeUrl: 'sqlite:./data/tms.sqlite',
+  storeSchema: undefined,
   redisUrl: 'redis://127.0.0.1:6379',
   opsHost: '127.0.0.1',
   opsPort: 9464,

@@ -1,9 +1,19 @@
 /**
  * SQL type of a typed column; each dialect maps it (docs/store.md): `number` is an exact decimal
  * (PostgreSQL numeric, SQLite NUMERIC), `timestamp` TEXT ISO 8601 UTC in SQLite and timestamptz in
- * PostgreSQL, `date` a calendar date.
+ * PostgreSQL, `date` a calendar date. `cents` is the store's own: beside every number column, its
+ * value in hundredths as an integer, whose sums are exact on SQLite too (its decimals are floats).
  */
-export type ColumnType = 'text' | 'integer' | 'bigint' | 'real' | 'number' | 'boolean' | 'timestamp' | 'date';
+export type ColumnType =
+  | 'text'
+  | 'integer'
+  | 'bigint'
+  | 'real'
+  | 'number'
+  | 'boolean'
+  | 'timestamp'
+  | 'date'
+  | 'cents';
 
 /** A typed column for a field the spec shows, with a stable name: `path` is a dotted path into the record. */
 export interface ColumnDefinition {

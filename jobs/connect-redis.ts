@@ -13,7 +13,7 @@ export class RedisConnectionError extends TmsSyncError {
 
   constructor(
     message: string,
-    /** Redis answered and refused (a wrong or missing password, an ACL): REDIS_URL itself is wrong. */
+    /** Redis answered and refused (a wrong or missing password, an ACL, a database it lacks, a replica): REDIS_URL itself is wrong. */
     readonly refused: boolean,
   ) {
     super(message);
@@ -30,7 +30,8 @@ export interface ConnectRedisOptions {
 /**
  * Opens a Redis connection and waits until it is ready, failing within `timeoutMs` with
  * RedisConnectionError naming REDIS_URL (password redacted) and Redis's own reason (`ECONNREFUSED`,
- * `WRONGPASS`, `NOAUTH`, ...). Once connected, the connection lives with `maxRetriesPerRequest:
+ * `WRONGPASS`, `NOAUTH`, `ERR DB index is out of range`, a read-only replica), before any key is
+ * written. Once connected, the connection lives with `maxRetriesPerRequest:
  * null`, so a Redis restart later costs a wait, not the process. The caller closes it (`quit`).
  */
 export async function connectRedis(
@@ -53,8 +54,12 @@ export async function connectRedis(
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
   });
+  let unusable: string | undefined;
   try {
-    await Promise.race([redis.connect(), timeout]);
+    const ready = redis.connect().then(async () => {
+      unusable = await unusableBecause(redis);
+    });
+    await Promise.race([ready, timeout]);
   } catch (error) {
     redis.disconnect();
     const why = (reason ?? (error as Error)).message;
@@ -66,7 +71,38 @@ export async function connectRedis(
     clearTimeout(timer);
     redis.off('error', remember);
   }
+  if (unusable !== undefined) {
+    redis.disconnect();
+    throw new RedisConnectionError(
+      `cannot use Redis at REDIS_URL=${redactRedisUrl(settings.redisUrl)}: ${unusable}`,
+      true,
+    );
+  }
   return redis;
+}
+
+/**
+ * Why a Redis that answered cannot hold the queue, checked before any key is written: ioredis
+ * reports a failed SELECT only as an event and goes on in database 0 (someone else's, on a shared
+ * Redis), and a replica refuses every write later, job by job. Undefined when it can.
+ */
+async function unusableBecause(redis: Redis): Promise<string | undefined> {
+  const db = redis.options.db ?? 0;
+  if (db > 0) {
+    const selected = await redis.select(db).then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    if (selected !== undefined)
+      return `${selected}: the database number in REDIS_URL (/${db}) must be below the server's "databases" setting (16 by default)`;
+  }
+  // An ACL may forbid ROLE; then the first write tells.
+  const role = await redis.role().catch(() => undefined);
+  if (Array.isArray(role) && role[0] === 'slave') {
+    const [, host, port] = role as [string, string, number];
+    return `it is a read-only replica (of ${host}:${port}): point REDIS_URL at the primary`;
+  }
+  return undefined;
 }
 
 /**

@@ -68,7 +68,7 @@ export interface SettleContext {
  */
 export async function settleRun(ctx: SettleContext, summary: PartitionSummary): Promise<SyncJobResult> {
   if (summary.result === 'succeeded' || summary.result === 'skipped') return storable(summary);
-  if (summary.result === 'aborted') return putBack(ctx);
+  if (summary.result === 'interrupted') return putBack(ctx);
   const failure = classifyFailure(failureOf(summary));
   if (failure.kind === 'conflict') return storable(summary);
   return throwFailure(ctx, failure);

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Settings } from '../config/settings.js';
 import { createLocalBudget, type RequestBudget } from '../src/client/index.js';
 import type { Logger } from '../src/logger.js';
+import type { Readiness } from '../src/ops/readiness.js';
 import type { PartitionSummary } from '../src/sync/run-options.js';
 import type { SyncEngine } from '../src/sync/sync-engine.js';
 import { type SchedulerSync, syncSchedulers } from './job-schedulers.js';
@@ -31,6 +32,8 @@ export interface SyncWorkerOptions {
   readonly schedule?: boolean;
   /** How often the worker writes its heartbeat (worker-heartbeat.ts). @default defaultHeartbeatMs (10 s) */
   readonly heartbeatMs?: number;
+  /** Whether the worker can do its job, written with each heartbeat (`status` shows it). @default not written */
+  readonly readiness?: () => Promise<Readiness>;
 }
 
 export interface SyncWorker {
@@ -77,6 +80,7 @@ export async function startSyncWorker(options: SyncWorkerOptions): Promise<SyncW
     settings: settings.worker,
     id: name,
     ...(options.heartbeatMs ? { intervalMs: options.heartbeatMs } : {}),
+    ...(options.readiness ? { readiness: options.readiness } : {}),
   });
   return {
     worker,

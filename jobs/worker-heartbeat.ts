@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { WorkerSettings } from '../config/worker-settings.js';
+import { notReadyReasons, type Readiness } from '../src/ops/readiness.js';
 import { queueKeyPrefix } from './sync-queue.js';
 
 /** How often a worker says it is alive. @default 10 s; alive while its last beat is younger than 3 beats. */
@@ -18,6 +19,9 @@ interface BeatRecord {
   readonly beatAt: number;
   /** Set by a graceful stop. */
   readonly stoppedAt?: number;
+  /** Whether it could do its job at the beat (`/readyz`), and why not; absent from older workers. */
+  readonly ready?: boolean;
+  readonly notReady?: readonly string[];
 }
 
 /** A worker as its heartbeats describe it. */
@@ -30,6 +34,10 @@ export interface WorkerBeat {
   /** Its last beat is younger than 3 of its intervals and it did not stop. */
   readonly alive: boolean;
   readonly stoppedAt: Date | null;
+  /** Whether it could do its job at its last beat, as its `/readyz` said; null when it did not say. */
+  readonly ready: boolean | null;
+  /** Why not (`tms: ...`, `runs: ...`); empty when ready. */
+  readonly notReady: readonly string[];
 }
 
 export interface HeartbeatOptions {
@@ -39,6 +47,8 @@ export interface HeartbeatOptions {
   readonly id?: string;
   /** @default defaultHeartbeatMs */
   readonly intervalMs?: number;
+  /** Whether the worker can do its job, sent with each beat so `status` says what `/readyz` says. @default not sent */
+  readonly readiness?: () => Promise<Readiness>;
 }
 
 export interface Heartbeat {
@@ -63,8 +73,10 @@ export async function startHeartbeat(options: HeartbeatOptions): Promise<Heartbe
   const intervalMs = options.intervalMs ?? defaultHeartbeatMs;
   const base = { host: hostname(), pid: process.pid, startedAt: Date.now(), intervalMs };
   const beat = async (extra: Partial<BeatRecord> = {}) => {
+    const readiness = await options.readiness?.().catch(() => undefined);
+    const said = readiness ? { ready: readiness.ready, notReady: notReadyReasons(readiness) } : {};
     const beatAt = await redisNow(redis);
-    await redis.hset(key, id, JSON.stringify({ ...base, beatAt, ...extra } satisfies BeatRecord));
+    await redis.hset(key, id, JSON.stringify({ ...base, beatAt, ...said, ...extra } satisfies BeatRecord));
   };
   await forgetGone(redis, key);
   await beat().catch(() => undefined);
@@ -101,6 +113,8 @@ function describeBeat(id: string, record: BeatRecord, now: number): WorkerBeat {
     lastBeatAt: new Date(record.beatAt),
     alive: record.stoppedAt === undefined && now - record.beatAt < 3 * record.intervalMs,
     stoppedAt: record.stoppedAt === undefined ? null : new Date(record.stoppedAt),
+    ready: record.ready ?? null,
+    notReady: record.notReady ?? [],
   };
 }
 

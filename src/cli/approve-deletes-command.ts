@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../../config/load-settings.js';
-import { openStore } from '../store/open-store.js';
 import { resolveStreams } from '../sync/sync-engine.js';
 import { runCommand, UsageError } from './cli-failure.js';
-import { cliLogger } from './cli-logger.js';
+import { openCliStore } from './with-cli-store.js';
 
 export function registerApproveDeletesCommand(program: Command): void {
   program
@@ -21,7 +20,7 @@ export function registerApproveDeletesCommand(program: Command): void {
       runCommand('approve-deletes', async () => {
         const [name] = resolveStreams([stream]);
         const settings = loadSettings();
-        const store = await openStore(settings.storeUrl, { logger: cliLogger(settings) });
+        const store = await openCliStore(settings);
         try {
           const approved = await store.approveDeletes({
             stream: name!,

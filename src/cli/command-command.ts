@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { Command as Program } from 'commander';
 import { isJsonObject } from '../../schemas/json-object.js';
+import { unshownFields } from '../commands/body-fields.js';
 import { checkCommand } from '../commands/check-command.js';
 import type { CommandInput } from '../commands/command.js';
-import { commandKindNames, commandKinds } from '../commands/command-kinds.js';
+import { commandKindNames, commandKinds, isCommandKind, kindOf } from '../commands/command-kinds.js';
+import { unknownTargets } from '../commands/unknown-targets.js';
 import { splitFields } from '../store/commands/command-rows.js';
 import { runCommand, UsageError } from './cli-failure.js';
 import { withCliStore } from './with-cli-store.js';
@@ -12,6 +14,7 @@ interface AddFlags {
   body?: string;
   match?: string;
   file?: string;
+  allowUnknownTarget?: boolean;
 }
 
 interface ResolveFlags {
@@ -36,9 +39,13 @@ export function registerCommandCommand(program: Program): void {
     .option('--body <json>', 'the body, a JSON object')
     .option('--match <fields>', "comma-separated body fields that identify a create's record (its match key)")
     .option('--file <path>', 'a JSON array of {kind, target, body, match} instead of the arguments')
+    .option(
+      '--allow-unknown-target',
+      'add it even when the mirror does not hold the target invoice or client (one the TMS made since the last sync)',
+    )
     .addHelpText(
       'after',
-      `\nKinds:\n${commandKindNames.map((kind) => `  ${kind.padEnd(20)} ${commandKinds[kind].description}`).join('\n')}\n\nNothing is added when one command is refused (exit 2).\n`,
+      `\nKinds:\n${commandKindNames.map((kind) => `  ${kind.padEnd(20)} ${commandKinds[kind].description}`).join('\n')}\n\nChecked before anything is added: the kind, the target, the body (a payment's amount a number, its date\na calendar date YYYY-MM-DD), the match key, and that the mirror holds the target (unless the stream was\nnever synced here, or --allow-unknown-target). Nothing is added when one command is refused (exit 2).\n`,
     )
     .action((kind: string | undefined, target: string | undefined, flags: AddFlags) =>
       runCommand('command add', async () => {
@@ -47,8 +54,13 @@ export function registerCommandCommand(program: Program): void {
           const verdict = checkCommand(input, 0);
           const where = flags.file ? `${flags.file}[${index}]: ` : '';
           if (!verdict.ok) throw new UsageError(`${where}${verdict.problem}`);
+          for (const note of unshownFieldNotes(input)) process.stderr.write(`note: ${where}${note}\n`);
         });
-        const ids = await withCliStore((store) => store.commands.add(inputs));
+        const ids = await withCliStore(async (store) => {
+          const unknown = flags.allowUnknownTarget ? undefined : await unknownTargets(store, inputs);
+          if (unknown) throw new UsageError(unknown);
+          return store.commands.add(inputs);
+        });
         const list =
           ids.length === 1 ? `command ${ids[0]}` : `${ids.length} commands (${ids[0]}-${ids.at(-1)})`;
         process.stdout.write(
@@ -80,6 +92,18 @@ export function registerCommandCommand(program: Program): void {
         return 0;
       }),
     );
+}
+
+/** Body fields the spec does not show for a kind whose whole body it shows: sent, for the TMS to judge. */
+function unshownFieldNotes(input: CommandInput): string[] {
+  if (!isCommandKind(input.kind) || !isJsonObject(input.body)) return [];
+  const kind = kindOf(input.kind);
+  if (!kind.complete || !kind.fields) return [];
+  const fields = unshownFields(kind.fields, input.body);
+  if (fields.length === 0) return [];
+  return [
+    `${input.kind}: the spec shows no body field ${fields.map((field) => `"${field}"`).join(', ')}: sent as it is; your TMS may refuse it (tms-sim does, 422)`,
+  ];
 }
 
 function fromArguments(kind: string | undefined, target: string | undefined, flags: AddFlags): CommandInput {

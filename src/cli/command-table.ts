@@ -1,9 +1,13 @@
 import type { Command } from '../commands/command.js';
 import type { CommandCount } from '../store/store.js';
 import { formatTable } from './text-table.js';
+import { outputWidth, wrapText } from './wrap-text.js';
 
-/** Commands as `tms-sync commands` and `push` show them: one line each, the error cut to fit. */
-export function formatCommands(commands: readonly Command[]): string {
+/**
+ * Commands as `tms-sync commands` and `push` show them: one line each, and below a command that has
+ * one its whole last error (the TMS's answer), wrapped to the width, never cut.
+ */
+export function formatCommands(commands: readonly Command[], width = outputWidth()): string {
   if (commands.length === 0) return 'no commands\n';
   const rows = commands.map((command) => [
     String(command.id),
@@ -13,12 +17,12 @@ export function formatCommands(commands: readonly Command[]): string {
     String(command.attempts),
     command.createdId ?? '',
     command.updatedAt.toISOString(),
-    oneLine(command.lastError ?? '', 100),
   ]);
-  return formatTable(
-    ['id', 'kind', 'target', 'status', 'attempts', 'created id', 'updated', 'last error'],
-    rows,
-  );
+  const header = ['id', 'kind', 'target', 'status', 'attempts', 'created id', 'updated'];
+  return formatTable(header, rows, '', (index) => {
+    const error = commands[index]!.lastError;
+    return error ? wrapText(`last error: ${error}`, width, '    ') : [];
+  });
 }
 
 /**
@@ -32,9 +36,4 @@ export function reviewWarning(counts: readonly CommandCount[]): string {
   if (waiting === 0) return '';
   const noun = waiting === 1 ? 'command needs' : 'commands need';
   return `warning: ${waiting} ${noun} review: the TMS may or may not have applied them; see tms-sync commands --status needs_review, then tms-sync command resolve\n`;
-}
-
-function oneLine(text: string, max: number): string {
-  const line = text.replace(/\s+/g, ' ');
-  return line.length > max ? `${line.slice(0, max - 3)}...` : line;
 }

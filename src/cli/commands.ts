@@ -10,10 +10,13 @@ export type RegisterCommand = (program: Command) => void;
  */
 const catalogue: Record<string, () => Promise<RegisterCommand>> = {
   demo: async () => (await import('./demo-command.js')).registerDemoCommand,
+  check: async () => (await import('./check-command.js')).registerCheckCommand,
+  streams: async () => (await import('./streams-command.js')).registerStreamsCommand,
   sync: async () => (await import('./sync-command.js')).registerSyncCommand,
   worker: async () => (await import('./worker-command.js')).registerWorkerCommand,
   trigger: async () => (await import('./trigger-command.js')).registerTriggerCommand,
   status: async () => (await import('./status-command.js')).registerStatusCommand,
+  runs: async () => (await import('./runs-command.js')).registerRunsCommand,
   schema: async () => (await import('./schema-command.js')).registerSchemaCommand,
   history: async () => (await import('./history-command.js')).registerHistoryCommand,
   'approve-deletes': async () => (await import('./approve-deletes-command.js')).registerApproveDeletesCommand,

@@ -13,29 +13,33 @@ import { allSucceeded, runShowingProgress } from './sync-command.js';
 const demoFile = './data/demo.sqlite';
 
 /**
- * Queries a BI user might start with, run against the demo store and printed with their answers.
- * They read the live views (`<stream>_live`: rows that exist upstream); besides the spec's columns
- * (`cash_on_delivery`, `address_city`, a payment's `amount` and `date`), they use columns inferred
- * from the simulator's records (`status`, `currency`, `totals__gross`, `paid_amount`):
- * `tms-sync schema` lists them. Amounts are summed per currency, never across.
+ * Queries a BI user might start with, run against the demo store and printed with their answers,
+ * written as README.md's examples are (test/cli/readme-sql.test.ts checks those): money summed in
+ * cents (`<column>_cents`, exact on SQLite too), and a join never drops the rows whose other side is
+ * gone (a LEFT JOIN to the base table). Besides the spec's columns they use columns inferred from
+ * the simulator's records (`status`, `currency`, `totals__gross`, `paid_amount`): `tms-sync
+ * schema` lists them. Amounts are summed per currency, never across.
  */
 const exampleQueries = [
-  `SELECT status, currency, COUNT(*) AS invoices, ROUND(SUM(totals__gross), 2) AS gross
+  `SELECT status, currency, COUNT(*) AS invoices, SUM(totals__gross_cents) / 100.0 AS gross
    FROM invoices_live GROUP BY status, currency ORDER BY invoices DESC LIMIT 6`,
-  `SELECT currency, COUNT(*) AS open_invoices, ROUND(SUM(totals__gross - paid_amount), 2) AS open_amount
-   FROM invoices_live WHERE status = 'finalized' AND paid_amount < totals__gross
+  `SELECT currency, COUNT(*) AS open_invoices, SUM(totals__gross_cents - paid_amount_cents) / 100.0 AS open_amount
+   FROM invoices_live WHERE status = 'finalized' AND paid_amount_cents < totals__gross_cents
    GROUP BY currency ORDER BY open_amount DESC`,
-  `SELECT c.name AS client, i.currency, COUNT(*) AS open_invoices, ROUND(SUM(i.totals__gross - i.paid_amount), 2) AS open_amount
-   FROM invoices_live i JOIN clients_live c ON c.id = i.client_id
-   WHERE i.status = 'finalized' AND i.paid_amount < i.totals__gross
-   GROUP BY c.id, i.currency ORDER BY open_amount DESC LIMIT 5`,
-  `SELECT i.currency, COUNT(*) AS payments, ROUND(SUM(p.amount), 2) AS received
-   FROM invoice_payments_live p JOIN invoices_live i ON i.id = p.invoice_id
+  `SELECT i.client_id, c.name AS client, c.deleted_at IS NOT NULL AS client_deleted, i.currency,
+          COUNT(*) AS open_invoices, SUM(i.totals__gross_cents - i.paid_amount_cents) / 100.0 AS open_amount
+   FROM invoices_live i LEFT JOIN clients c ON c.id = i.client_id
+   WHERE i.status = 'finalized' AND i.paid_amount_cents < i.totals__gross_cents
+   GROUP BY i.client_id, c.name, c.deleted_at, i.currency ORDER BY open_amount DESC LIMIT 5`,
+  `SELECT i.currency, COUNT(*) AS payments, SUM(p.amount_cents) / 100.0 AS received
+   FROM invoice_payments_live p LEFT JOIN invoices i ON i.id = p.invoice_id
    WHERE p.date >= date('now', '-1 month') GROUP BY i.currency ORDER BY received DESC`,
   `SELECT operator_id, status, COUNT(*) AS tasks FROM tasks_live
    GROUP BY operator_id, status ORDER BY operator_id, tasks DESC`,
-  `SELECT address_city AS city, COUNT(*) AS tasks, ROUND(SUM(cash_on_delivery), 2) AS cash_on_delivery
-   FROM tasks_live GROUP BY address_city ORDER BY tasks DESC LIMIT 5`,
+  `SELECT t.address_city AS city, COUNT(*) AS tasks, COUNT(tr.id) AS with_trailer,
+          SUM(t.cash_on_delivery_cents) / 100.0 AS cash_on_delivery
+   FROM tasks_live t LEFT JOIN trailers_live tr ON tr.id = t.trailer_id
+   GROUP BY t.address_city ORDER BY tasks DESC LIMIT 5`,
 ];
 
 export function registerDemoCommand(program: Command): void {

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../../config/load-settings.js';
-import { openStore } from '../store/open-store.js';
+import { streams } from '../../config/streams.js';
 import type { StoredVersion } from '../store/store.js';
+import { scopeColumnOf } from '../store/stream-tables.js';
 import { resolveStreams } from '../sync/sync-engine.js';
 import { runCommand, UsageError } from './cli-failure.js';
-import { cliLogger } from './cli-logger.js';
 import { formatTable } from './text-table.js';
+import { openCliStore } from './with-cli-store.js';
 
 export function registerHistoryCommand(program: Command): void {
   program
@@ -22,8 +23,9 @@ export function registerHistoryCommand(program: Command): void {
     .action((stream: string, id: string, flags: { scope?: string; json?: boolean }) =>
       runCommand('history', async () => {
         const [name] = resolveStreams([stream]);
+        checkScope(name!, flags.scope);
         const settings = loadSettings();
-        const store = await openStore(settings.storeUrl, { logger: cliLogger(settings) });
+        const store = await openCliStore(settings);
         try {
           const versions = await store.history(name!, {
             id,
@@ -39,6 +41,17 @@ export function registerHistoryCommand(program: Command): void {
         return 0;
       }),
     );
+}
+
+/** A scoped stream's record needs `--scope` (its key is the scope and the id); another's takes none. */
+function checkScope(stream: keyof typeof streams, scope: string | undefined): void {
+  const column = scopeColumnOf(streams[stream]);
+  if (column !== null && !scope)
+    throw new UsageError(
+      `${stream} records are keyed by ${column} and id: name the record's ${column} with --scope <${column}>`,
+    );
+  if (column === null && scope !== undefined)
+    throw new UsageError(`${stream} has no scope: leave --scope out (its records are keyed by id alone)`);
 }
 
 /** One line per version; `changed` names the record's top-level fields that differ from the version before. */

@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../../config/load-settings.js';
 import { redactUrl } from '../secrets/url-credentials.js';
-import { openStore } from '../store/open-store.js';
 import type { MigrationSummary } from '../store/store.js';
 import { runCommand } from './cli-failure.js';
-import { cliLogger } from './cli-logger.js';
 import { formatTable } from './text-table.js';
+import { openCliStore } from './with-cli-store.js';
 
 export function registerMigrateCommand(program: Command): void {
   program
@@ -21,11 +20,7 @@ export function registerMigrateCommand(program: Command): void {
     .action((flags: { json?: boolean }) =>
       runCommand('migrate', async () => {
         const settings = loadSettings();
-        const store = await openStore(settings.storeUrl, {
-          migrate: false,
-          logger: cliLogger(settings),
-          history: settings.streams.history,
-        });
+        const store = await openCliStore(settings, { migrate: false, history: settings.streams.history });
         try {
           const summary = await store.migrate();
           process.stdout.write(

@@ -59,7 +59,7 @@ export function createProgressLine(
     partitionDone(summary: PartitionSummary): void {
       running.delete(`${summary.stream}\u0000${summary.partition}`);
       done += 1;
-      if (summary.result === 'failed' || summary.result === 'aborted') failed += 1;
+      if (summary.result === 'failed' || summary.result === 'interrupted') failed += 1;
     },
     done(): void {
       if (timer) clearInterval(timer);

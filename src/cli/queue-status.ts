@@ -102,7 +102,11 @@ async function queueStatusOf(queue: SyncQueue): Promise<Omit<QueueStatus, 'worke
 
 /** The text form printed after the streams table of `status`. */
 export function formatQueueStatus(result: QueueStatusResult, now: Date): string {
-  if (!result.reachable) return `\nqueue: ${result.error}\n`;
+  if (!result.reachable)
+    // A refusal is the command's error, printed once on stderr after the rest.
+    return result.refused
+      ? '\nqueue: not shown: Redis refused (the error below)\n'
+      : `\nqueue: ${result.error}\n`;
   const { queue, counts, schedulers, schedulerCount, active, workers } = result.status;
   const countLine = Object.entries(counts)
     .map(([state, count]) => `${state} ${count}`)
@@ -153,14 +157,18 @@ function reconcileLine(schedulers: QueueStatus['schedulers'], partial: boolean):
 /** Whether any worker runs: the schedules run only then. */
 function workerLines(workers: readonly WorkerBeat[], now: Date): string[] {
   const alive = workers.filter((worker) => worker.alive);
-  if (alive.length > 0)
+  if (alive.length > 0) {
+    const notReady = alive.filter((worker) => worker.ready === false).length;
+    const readiness =
+      notReady === 0 ? '' : notReady === alive.length ? ', NONE READY' : `, ${notReady} NOT READY`;
     return [
-      `\nworkers: ${alive.length} alive`,
-      ...alive.map(
-        (worker) =>
-          `  ${worker.id}  since ${worker.startedAt.toISOString()}  last heartbeat ${ago(worker.lastBeatAt, now)}`,
-      ),
+      `\nworkers: ${alive.length} alive${readiness}`,
+      ...alive.flatMap((worker) => [
+        `  ${worker.id}  since ${worker.startedAt.toISOString()}  last heartbeat ${ago(worker.lastBeatAt, now)}${readyText(worker)}`,
+        ...worker.notReady.map((reason) => `    ${reason}`),
+      ]),
     ];
+  }
   const last = workers[0];
   const lastSeen = last
     ? `; the last, ${last.id}, ${last.stoppedAt ? `stopped ${ago(last.stoppedAt, now)}` : `went silent ${ago(last.lastBeatAt, now)}`}`
@@ -168,6 +176,12 @@ function workerLines(workers: readonly WorkerBeat[], now: Date): string[] {
   return [
     `\nworkers: NONE ALIVE${lastSeen}: nothing runs the schedules below until a worker starts (tms-sync worker)`,
   ];
+}
+
+/** What the worker's `/readyz` said at its last beat (docs/worker.md, "Readiness"). */
+function readyText(worker: WorkerBeat): string {
+  if (worker.ready === null) return '';
+  return worker.ready ? '  ready' : '  NOT READY (it cannot sync):';
 }
 
 function ago(then: Date, now: Date): string {

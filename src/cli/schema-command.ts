@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../../config/load-settings.js';
-import { openStore } from '../store/open-store.js';
 import type { ColumnReport } from '../store/store.js';
 import { resolveStreams } from '../sync/sync-engine.js';
 import { runCommand } from './cli-failure.js';
-import { cliLogger } from './cli-logger.js';
 import { formatTable } from './text-table.js';
+import { openCliStore } from './with-cli-store.js';
 
 export function registerSchemaCommand(program: Command): void {
   program
@@ -20,7 +19,7 @@ export function registerSchemaCommand(program: Command): void {
       runCommand('schema', async () => {
         const settings = loadSettings();
         const wanted = new Set<string>(names.length > 0 ? resolveStreams(names) : []);
-        const store = await openStore(settings.storeUrl, { logger: cliLogger(settings) });
+        const store = await openCliStore(settings);
         try {
           const columns = (await store.describeColumns()).filter(
             (column) => wanted.size === 0 || wanted.has(column.stream),

@@ -1,10 +1,8 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../../config/load-settings.js';
-import { openStore } from '../store/open-store.js';
 import type { ColumnReport, HeldDelete, Store } from '../store/store.js';
 import { selectPartitions } from '../sync/select-partitions.js';
 import { exitCodes, runCommand } from './cli-failure.js';
-import { cliLogger } from './cli-logger.js';
 import { formatCommandStatus } from './command-status.js';
 import { formatDuration, parseDuration } from './durations.js';
 import { formatQueueStatus, readQueueStatus } from './queue-status.js';
@@ -12,6 +10,7 @@ import { type PartitionProblem, partitionProblems } from './status-checks.js';
 import { readStatus, type StatusReport, type StreamStatus } from './stream-status.js';
 import { formatTable } from './text-table.js';
 import { thousands } from './thousands.js';
+import { openCliStore } from './with-cli-store.js';
 
 /** Longest error text per partition in the table's notes (`--json` has it whole). */
 const errorWidth = 240;
@@ -35,7 +34,7 @@ export function registerStatusCommand(program: Command): void {
       runCommand('status', async () => {
         const maxLag = flags.maxLag === undefined ? undefined : parseDuration(flags.maxLag, '--max-lag');
         const settings = loadSettings();
-        const store = await openStore(settings.storeUrl, { logger: cliLogger(settings) });
+        const store = await openCliStore(settings);
         try {
           const now = new Date();
           const [report, attention, queue, commands] = await Promise.all([

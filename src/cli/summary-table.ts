@@ -90,7 +90,7 @@ function streamRow(group: readonly PartitionSummary[]): SummaryRow {
   };
 }
 
-const resultOrder = ['succeeded', 'failed', 'aborted', 'skipped'];
+const resultOrder = ['succeeded', 'failed', 'interrupted', 'skipped'];
 
 /** `succeeded`, or, mixed, `498 succeeded, 2 failed`. */
 function resultCounts(group: readonly PartitionSummary[], separator: string): string {

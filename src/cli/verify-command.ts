@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../../config/load-settings.js';
 import { createSimAdminClient } from '../sim/sim-admin-client.js';
-import { openStore } from '../store/open-store.js';
 import { resolveStreams } from '../sync/sync-engine.js';
 import { exitCodes, runCommand } from './cli-failure.js';
-import { cliLogger } from './cli-logger.js';
 import { differencesFromTruth } from './store-vs-truth.js';
+import { openCliStore } from './with-cli-store.js';
 
 interface VerifyFlags {
   simUrl: string;
@@ -30,7 +29,7 @@ export function registerVerifyCommand(program: Command): void {
 async function verify(names: string[], flags: VerifyFlags): Promise<number> {
   const settings = loadSettings();
   const admin = createSimAdminClient({ url: flags.simUrl, adminToken: flags.adminToken });
-  const store = await openStore(settings.storeUrl, { logger: cliLogger(settings) });
+  const store = await openCliStore(settings);
   let differing = 0;
   try {
     for (const stream of resolveStreams(names)) {

@@ -10,6 +10,7 @@ import { readHeartbeats } from '../../jobs/worker-heartbeat.js';
 import { createLogger, type Logger } from '../logger.js';
 import { type OpsServer, startOpsServer } from '../ops/ops-server.js';
 import { createSyncMetrics } from '../ops/sync-metrics.js';
+import { workerReadiness } from '../ops/worker-readiness.js';
 import { selectPartitions } from '../sync/select-partitions.js';
 import { createSyncEngine } from '../sync/sync-engine.js';
 import { exitCodes, runCommand } from './cli-failure.js';
@@ -91,10 +92,14 @@ async function startWorker(settings: Settings, logger: Logger) {
     },
   );
   const queue = openSyncQueue(settings, redis);
+  const partitions = async () =>
+    (await readStatus(engine.context.store, new Date(), selectPartitions([], settings))).partitions;
+  const { store, client } = engine.context;
+  const readiness = workerReadiness({ settings, redis, store, client, partitions });
   const metrics = createSyncMetrics({
     jobCounts: () => queue.getJobCounts(),
-    partitions: async () =>
-      (await readStatus(engine.context.store, new Date(), selectPartitions([], settings))).partitions,
+    partitions,
+    readiness,
     workers: () => readHeartbeats(redis, settings.worker),
     heldDeletes: () => engine.context.store.heldDeletes(),
     tmsOrigin: settings.baseUrl ? new URL(settings.baseUrl).origin : undefined,
@@ -119,6 +124,7 @@ async function startWorker(settings: Settings, logger: Logger) {
       store: engine.context.store,
       metrics,
       logger,
+      readiness,
     });
     const worker = await startSyncWorker({
       settings,
@@ -129,6 +135,7 @@ async function startWorker(settings: Settings, logger: Logger) {
       budget,
       onRun: (summary) => metrics.observeRun(summary),
       onRetry: (data) => metrics.observeRetry(data.stream),
+      readiness,
     });
     // Write-back (docs/write-back.md): delivery passes beside the sync jobs, on the same client.
     const commands = await startCommandDelivery({

@@ -1,5 +1,6 @@
 import { isJsonObject } from '../../schemas/json-object.js';
 import { pathParamNames } from '../client/request-path.js';
+import { bodyFieldProblem } from './body-fields.js';
 import type { CommandInput } from './command.js';
 import { type CommandKindDefinition, commandKindNames, isCommandKind, kindOf } from './command-kinds.js';
 import { isMatchValue, valueAt } from './lenient-match.js';
@@ -19,8 +20,9 @@ export interface RefusedCommand {
 
 /**
  * Checks a command before it is delivered (and when `command add` inserts it): a known kind, a
- * target where the kind needs one, a body that is a JSON object, a match key the body holds. The
- * TMS's own rules (which fields, which values) stay the TMS's: it answers 400/422 for those.
+ * target where the kind needs one, a body that is a JSON object whose fields the spec shows have
+ * the spec's types (a payment's amount a number, its date a calendar date), a match key the body
+ * holds. The TMS's other rules stay the TMS's: it answers 400/422 for those.
  * The lane orders delivery: one command at a time per invoice or client, in id order; a new
  * client's lane is its match key, so identical creates never run at once.
  */
@@ -59,6 +61,10 @@ function checkBody(kind: CommandKindDefinition, body: unknown): string | undefin
       : 'body must be empty or a JSON object';
   }
   if (!isJsonObject(body)) return `body must be a JSON object, got ${describe(body)}`;
+  if (kind.fields) {
+    const problem = bodyFieldProblem(kind.fields, body);
+    if (problem) return problem;
+  }
   if (kind.body === 'params') {
     const field = pathParamNames(kind.path).find(
       (name) =>

@@ -1,8 +1,15 @@
 import type { StreamName } from '../../config/streams.js';
 import type { ListingName } from '../client/index.js';
+import type { BodyField } from './body-fields.js';
 
 /** What a command's `target` names. */
 export type TargetKind = 'invoice' | 'client' | 'none';
+
+/** The stream whose rows are the targets of a kind: `command add` looks the target up there. */
+export const targetStreams = { invoice: 'invoices', client: 'clients' } as const satisfies Record<
+  Exclude<TargetKind, 'none'>,
+  StreamName
+>;
 
 /** How an idempotent kind's effect is read back (read-state.ts), after a 409 or 404 that followed an attempt in doubt. */
 export type EffectCheck =
@@ -36,6 +43,13 @@ export interface CommandKindDefinition {
   readonly path: string;
   /** `sent`: the body is the request's JSON body; `params`: it only fills the path; `none`: no body. */
   readonly body: 'sent' | 'params' | 'none';
+  /**
+   * The body's fields whose types the spec shows (2.4), checked at `command add` and admission;
+   * every other field is sent as it is. `complete`: the spec shows the whole body (`command add`
+   * notes the other fields). @default none
+   */
+  readonly fields?: Readonly<Record<string, BodyField>>;
+  readonly complete?: boolean;
   readonly create?: CreateDefinition;
   readonly effect?: EffectCheck;
   /** Streams whose partitions run again after the command is done, so the mirror shows it. */
@@ -56,6 +70,12 @@ export const commandKinds = {
     method: 'POST',
     path: '/invoice/invoices/{target}/payments',
     body: 'sent',
+    fields: {
+      amount: { type: 'number', required: true },
+      date: { type: 'date', required: true },
+      reference: { type: 'string' },
+    },
+    complete: true,
     create: {
       listing: 'invoicePayments',
       scope: 'invoiceId',
@@ -127,6 +147,7 @@ export const commandKinds = {
     method: 'PATCH',
     path: '/client/clients/{target}',
     body: 'sent',
+    fields: { phone: { type: 'string' } },
     effect: 'client-patched',
     streams: ['clients'],
   },

@@ -6,6 +6,7 @@ import type { SyncQueue } from '../../jobs/sync-queue.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/store.js';
 import { dashboardRoute } from './dashboard-route.js';
+import { notReadyReasons, type Readiness, within } from './readiness.js';
 import type { SyncMetrics } from './sync-metrics.js';
 import { webhookRoute } from './webhook-route.js';
 
@@ -18,6 +19,8 @@ export interface OpsServerOptions {
   readonly logger: Logger;
   /** Longest wait of one health check. @default 2000 */
   readonly healthTimeoutMs?: number;
+  /** Whether the worker can do its job, for `/readyz` (worker-readiness.ts). @default always ready */
+  readonly readiness?: () => Promise<Readiness>;
 }
 
 export interface OpsServer {
@@ -27,8 +30,8 @@ export interface OpsServer {
 }
 
 /**
- * The worker's ops HTTP server on OPS_HOST:OPS_PORT (127.0.0.1 by default): `/healthz`,
- * `/metrics`, Bull Board at `/admin/queues` when OPS_DASHBOARD_TOKEN is set, and
+ * The worker's ops HTTP server on OPS_HOST:OPS_PORT (127.0.0.1 by default): `/healthz`
+ * (liveness), `/readyz` (readiness), `/metrics`, Bull Board at `/admin/queues` when OPS_DASHBOARD_TOKEN is set, and
  * `POST /webhooks/tms` when TMS_WEBHOOK_SECRET is set.
  */
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
@@ -39,6 +42,16 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     const checks = await healthChecks(options);
     const healthy = Object.values(checks).every((check) => check === 'ok');
     return reply.code(healthy ? 200 : 503).send({ status: healthy ? 'ok' : 'unavailable', checks });
+  });
+  // Readiness, not liveness: red while the worker cannot sync (a refused token, an open breaker,
+  // the store or Redis away, every partition's latest run failed), the reasons in the body.
+  app.get('/readyz', async (_request, reply) => {
+    const readiness = options.readiness ? await options.readiness() : undefined;
+    if (!readiness || readiness.ready)
+      return reply.code(200).send({ status: 'ready', checks: readiness?.checks ?? {} });
+    return reply
+      .code(503)
+      .send({ status: 'not ready', reasons: notReadyReasons(readiness), checks: readiness.checks });
   });
   app.get('/metrics', async (_request, reply) =>
     reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
@@ -89,23 +102,9 @@ function listenError(error: unknown, settings: Pick<Settings, 'opsHost' | 'opsPo
 
 async function healthChecks(options: OpsServerOptions): Promise<Record<'redis' | 'store', string>> {
   const timeoutMs = options.healthTimeoutMs ?? 2000;
-  const check = async (probe: () => Promise<unknown>) => {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-    });
-    try {
-      await Promise.race([probe(), timeout]);
-      return 'ok';
-    } catch (error) {
-      return (error as Error).message;
-    } finally {
-      clearTimeout(timer);
-    }
-  };
   const [redis, store] = await Promise.all([
-    check(() => options.redis.ping()),
-    check(() => options.store.ping()),
+    within(async () => void (await options.redis.ping()), timeoutMs),
+    within(async () => void (await options.store.ping()), timeoutMs),
   ]);
-  return { redis, store };
+  return { redis: redis ?? 'ok', store: store ?? 'ok' };
 }

@@ -3,6 +3,8 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ClientTraffic } from '../client/index.js';
 import type { PartitionSummary } from '../sync/run-options.js';
 import { type PartitionHealth, scrapePartitions } from './partition-gauges.js';
+import type { Readiness } from './readiness.js';
+import { scrapeReadiness } from './readiness-gauges.js';
 
 /** What the metrics read at scrape time; each is optional so tests can leave one out. */
 export interface SyncMetricsSources {
@@ -23,6 +25,8 @@ export interface SyncMetricsSources {
   readonly traffic?: () => ClientTraffic;
   /** Write-back commands by status and kind (`tms_commands`, docs/write-back.md). */
   readonly commandCounts?: () => Promise<Array<{ status: string; kind: string; count: number }>>;
+  /** Whether the worker can do its job, as `/readyz` answers (readiness.ts). */
+  readonly readiness?: () => Promise<Readiness>;
 }
 
 export interface SyncMetrics {
@@ -84,6 +88,7 @@ export function createSyncMetrics(sources: SyncMetricsSources = {}): SyncMetrics
   scrapeGauges(registry, sources);
   if (sources.commandCounts) scrapeCommands(registry, sources.commandCounts);
   if (sources.traffic) scrapeTraffic(registry, sources.traffic);
+  if (sources.readiness) scrapeReadiness(registry, sources.readiness);
   const onResponse = (message: unknown) => {
     const { request, response } = message as {
       request: { origin?: unknown };

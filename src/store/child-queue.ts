@@ -56,7 +56,7 @@ export async function pendingParents(
   child: string,
   options: { limit: number; after?: string | undefined },
 ): Promise<string[]> {
-  context.table(child);
+  context.catalogued(child);
   return context.dialect.db.transaction().execute(async (trx) => {
     const rows = await trx
       .selectFrom('child_queue')
@@ -88,7 +88,7 @@ export async function takeParents(
   child: string,
   parentIds: readonly string[],
 ): Promise<void> {
-  context.table(child);
+  context.catalogued(child);
   for (let start = 0; start < parentIds.length; start += 1000) {
     await context.dialect.db
       .updateTable('child_queue')
@@ -131,7 +131,7 @@ export async function leaveParents(
   child: string,
   parents: readonly LeftParent[],
 ): Promise<void> {
-  context.table(child);
+  context.catalogued(child);
   const now = new Date().toISOString();
   for (let start = 0; start < parents.length; start += 500) {
     await context.dialect.db
@@ -157,7 +157,7 @@ export async function leaveParents(
 }
 
 function unscopedParent(context: StoreContext, child: string, parent: string): StreamTable {
-  context.table(child);
+  context.catalogued(child);
   const table = context.table(parent);
   if (table.scopeColumn) throw new StreamUsageError(parent, 'a parent stream must be unscoped');
   return table;
@@ -190,7 +190,7 @@ export async function refreshAllPending(
   child: string,
   options: { take: boolean },
 ): Promise<{ after: string | undefined } | undefined> {
-  context.table(child);
+  context.catalogued(child);
   const { db } = context.dialect;
   const row = await db
     .selectFrom('child_refresh')

@@ -21,7 +21,7 @@ export async function markMissing(
   input: MarkMissingInput,
 ): Promise<MarkMissingResult> {
   const table = context.table(input.stream);
-  for (const child of input.enqueueChildren ?? []) context.table(child);
+  for (const child of input.enqueueChildren ?? []) context.catalogued(child);
   // Read twice (the settled check, then the pass): an iterator would be spent by the first.
   const pass = { ...input, seenIds: [...input.seenIds] };
   const settled = await settledPass(context, table, pass);

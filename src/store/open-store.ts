@@ -31,7 +31,8 @@ import type { Store, StoreVerbs, WritePageInput } from './store.js';
 import { createStoreContext } from './store-context.js';
 import type { StoreDialect } from './store-dialect.js';
 import { type StoreRetryOptions, withStoreRetry } from './store-retry.js';
-import { parseStoreUrl, type StoreLocation } from './store-url.js';
+import { type StoreLocation, storeLocation } from './store-url.js';
+import { createStreamPresence } from './stream-presence.js';
 import { type Catalogue, type StreamTable, streamTables } from './stream-tables.js';
 import { finishRun, lastRuns, lastSuccesses, listRuns, startRun } from './sync-runs.js';
 import { everCommitted, listStates, readState } from './sync-state.js';
@@ -59,6 +60,18 @@ export interface OpenStoreOptions {
   readonly onReachable?: () => void;
   /** Kysely plugins on every query the store builds (a test counts the rows they return). @default none */
   readonly plugins?: readonly KyselyPlugin[];
+  /**
+   * The streams whose tables (and views) the migrations make: the selected ones. A table made
+   * before stays and is kept current; another stream's is made when its first run opens.
+   * @default every stream of the catalogue
+   */
+  readonly streams?: readonly string[];
+  /**
+   * PostgreSQL: the schema that holds everything of this store, bookkeeping included (made when
+   * missing), so several mirrors share one database; `?schema=` in the URL says the same.
+   * @default the database's default (`public`)
+   */
+  readonly schema?: string;
 }
 
 /**
@@ -74,10 +87,14 @@ export async function openStoreVerbs(
   url: string | undefined,
   options: OpenStoreOptions = {},
 ): Promise<StoreVerbs> {
-  const location = parseStoreUrl(url);
+  const location = storeLocation(url, options.schema);
   const tables = streamTables(options.catalogue ?? streams, options.sequenceField);
   const dialect = withPlugins(await openDialect(location, options), options.plugins ?? []);
-  const store = createStore(dialect, tables, { logger: options.logger, history: options.history });
+  const store = createStore(dialect, tables, {
+    logger: options.logger,
+    history: options.history,
+    streams: options.streams,
+  });
   try {
     await store.ping();
   } catch (error) {
@@ -115,6 +132,7 @@ async function openDialect(location: StoreLocation, options: OpenStoreOptions): 
       url: location.url,
       poolSize: options.poolSize ?? 10,
       logger: options.logger,
+      schema: location.schema,
     });
   }
   const problem = sqlitePathProblem(location.path);
@@ -150,10 +168,11 @@ function pageSubject(input: WritePageInput): string {
 export function createStore(
   dialect: StoreDialect,
   tables: ReadonlyMap<string, StreamTable>,
-  options: StoreRetryOptions & Pick<OpenStoreOptions, 'history'> = {},
+  options: StoreRetryOptions & Pick<OpenStoreOptions, 'history' | 'streams'> = {},
 ): StoreVerbs {
-  const { history: _history, ...retry } = options;
-  const context = createStoreContext(dialect, tables);
+  const { history: _history, streams: selected, ...retry } = options;
+  const presence = createStreamPresence(selected);
+  const context = createStoreContext(dialect, tables, presence);
   const { db, types } = dialect;
   const retried =
     <A extends unknown[], R>(verb: string, run: (...args: A) => Promise<R>) =>
@@ -162,10 +181,11 @@ export function createStore(
   const verbs: Omit<StoreVerbs, 'openRun'> = {
     dialect: dialect.name,
     migrate: retried('migrate', async () => {
-      const summary = await migrateStore(dialect, [...tables.values()]);
+      const { present, ...summary } = await migrateStore(dialect, [...tables.values()], presence.selected);
+      presence.update(present);
       await context.schemas.load();
       if (options.history === undefined) return summary;
-      const current = [...tables.keys()].map((stream) => context.schemas.table(stream));
+      const current = present.map((stream) => context.schemas.table(stream));
       const history = await switchHistory(db, dialect, current, new Set(options.history));
       if (history.enabled.length + history.disabled.length > 0) await context.schemas.load();
       return { ...summary, history };
@@ -223,7 +243,10 @@ export function createStore(
   };
   const store: StoreVerbs = {
     ...verbs,
-    openRun: (input) => openPartitionRun(store, context.table(input.stream), input),
+    openRun: async (input) => {
+      await presence.ensure(input.stream, () => store.migrate());
+      return openPartitionRun(store, context.table(input.stream), input);
+    },
   };
   return store;
 }

@@ -131,7 +131,7 @@ export interface PartitionRun {
   /** The distinct ids at `path` of another stream's live rows (the goods of the operator's tasks), sorted. */
   referencedIds(stream: string, path: string, scope?: string): Promise<string[]>;
   /** Records how the run ended in `sync_runs` (nothing in a dry run). */
-  finish(outcome: { result: 'succeeded' | 'failed' | 'aborted'; error: string | null }): Promise<void>;
+  finish(outcome: { result: 'succeeded' | 'failed' | 'interrupted'; error: string | null }): Promise<void>;
 }
 
 /**

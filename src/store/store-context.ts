@@ -4,6 +4,7 @@ import type { StoreDatabase, StreamTables } from './database.js';
 import { StreamUsageError } from './errors.js';
 import { createRowMapper, type RowMapper } from './row-mapping.js';
 import type { PageUpsert, StoreDialect } from './store-dialect.js';
+import type { StreamPresence } from './stream-presence.js';
 import type { StreamTable } from './stream-tables.js';
 
 /** What every verb needs: the dialect, the stream tables, and per-table parts built once. */
@@ -11,8 +12,13 @@ export interface StoreContext {
   readonly dialect: StoreDialect;
   /** The typed columns of every stream table, as the store holds them. */
   readonly schemas: SchemaRegistry;
-  /** The stream's table at its latest columns; throws `StreamUsageError` for a stream the catalogue does not have. */
+  /**
+   * The stream's table at its latest columns; throws `StreamUsageError` for a stream the catalogue
+   * does not have, or whose table the store does not hold (stream-presence.ts).
+   */
   table(stream: string): StreamTable;
+  /** Throws `StreamUsageError` for a stream the catalogue does not have (its table need not exist: a child queued for later). */
+  catalogued(stream: string): void;
   /** Built once per table version. */
   mapper(table: StreamTable): RowMapper;
   /** Built once per table version, after migrations created the table. */
@@ -22,17 +28,23 @@ export interface StoreContext {
 export function createStoreContext(
   dialect: StoreDialect,
   tables: ReadonlyMap<string, StreamTable>,
+  presence?: Pick<StreamPresence, 'check'>,
 ): StoreContext {
   const mappers = new WeakMap<StreamTable, RowMapper>();
   const upserts = new WeakMap<StreamTable, PageUpsert>();
   const schemas = createSchemaRegistry(dialect.db, tables);
+  const catalogued = (stream: string) => {
+    if (!tables.has(stream)) throw new StreamUsageError(stream, 'not a stream of the catalogue');
+  };
   return {
     dialect,
     schemas,
     table(stream) {
-      if (!tables.has(stream)) throw new StreamUsageError(stream, 'not a stream of the catalogue');
+      catalogued(stream);
+      presence?.check(stream);
       return schemas.table(stream);
     },
+    catalogued,
     mapper: (table) => cached(mappers, table, () => createRowMapper(table)),
     upsert: (table) => cached(upserts, table, () => dialect.createPageUpsert(table)),
   };

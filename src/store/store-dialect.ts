@@ -161,6 +161,8 @@ export function idSetPair(entry: IdSetEntry): readonly [string, string] {
 export interface StoreDialect {
   readonly name: 'sqlite' | 'postgres';
   readonly db: Kysely<StoreDatabase>;
+  /** PostgreSQL: the schema that holds the whole store (its connections' search_path); made by the migrations. */
+  readonly schema?: string | undefined;
   readonly types: SqlTypes;
   /** The hot path: built once per table, its SQL prepared or cached once. */
   createPageUpsert(table: StreamTable): PageUpsert;

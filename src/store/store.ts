@@ -208,7 +208,8 @@ export interface MarkMissingResult extends DeleteResult {
  * (the worker), or `command`: a write-back command changed the stream (docs/write-back.md).
  */
 export type RunTrigger = 'schedule' | 'manual' | 'webhook' | 'cli' | 'parent' | 'command';
-export type RunResult = 'running' | 'succeeded' | 'failed' | 'aborted';
+/** How a run ended; `interrupted`: asked to stop, it resumes from its checkpoint (rows of older versions say `aborted`). */
+export type RunResult = 'running' | 'succeeded' | 'failed' | 'interrupted';
 
 export interface StartRunInput {
   readonly stream: string;
@@ -246,6 +247,15 @@ export interface SyncRun extends RunCounts {
   readonly finishedAt: Date | null;
   readonly result: RunResult;
   readonly error: string | null;
+}
+
+/** Which runs `listRuns` returns (newest first): every field narrows. */
+export interface RunFilter {
+  readonly stream?: string;
+  readonly partition?: string;
+  readonly result?: RunResult;
+  /** @default 20 */
+  readonly limit?: number;
 }
 
 /** The end of a partition's latest run that succeeded. */
@@ -322,7 +332,7 @@ export interface Store {
   /** Whether the partition (or, without one, any partition of the stream) ever committed state: one keyed read. */
   everCommitted(stream: string, partition?: string): Promise<boolean>;
   /** Newest first. */
-  listRuns(filter?: { stream?: string; limit?: number }): Promise<SyncRun[]>;
+  listRuns(filter?: RunFilter): Promise<SyncRun[]>;
   /** The latest run of every stream partition. */
   lastRuns(): Promise<SyncRun[]>;
   /** When each stream partition last succeeded, however many runs ago (for `status` and lag metrics). */
@@ -336,6 +346,8 @@ export interface Store {
   /** Every row matching the filter, decoded alike on both dialects (checks, `verify`; it loads all). */
   readRows(stream: string, filter?: RowFilter): Promise<StoredRow[]>;
   countRows(stream: string, filter?: RowFilter): Promise<number>;
+  /** Which of the ids are live rows of an unscoped stream. */
+  liveKeys(stream: string, ids: readonly string[]): Promise<Set<string>>;
   /** The versions of one record, oldest first (history mode, docs/history.md). */
   history(stream: string, key: { readonly id: string; readonly scope?: string }): Promise<StoredVersion[]>;
 
@@ -395,8 +407,6 @@ export interface StoreVerbs extends Store {
   /** Parents whose children could not be fetched stay (or are) queued, with their error (child-queue.ts). */
   leaveParents(child: string, parents: readonly LeftParent[]): Promise<void>;
 
-  /** Which of the ids are live rows of an unscoped stream. */
-  liveKeys(stream: string, ids: readonly string[]): Promise<Set<string>>;
   /** Ids of live rows in key order, in batches (keyset pages: safe to write while iterating). */
   liveIds(stream: string, options?: LiveBatchOptions): AsyncIterable<string[]>;
   /** The distinct ids at `path` of the live rows (of one scope), sorted (read-rows.ts `referencedIds`). */

@@ -1,4 +1,5 @@
 import type { ScopeColumn, StreamDefinition } from '../../config/stream-definition.js';
+import { withCentsColumns } from './columns/cents-columns.js';
 import type { TypedColumn } from './columns/typed-column.js';
 import { isKeyName } from './columns/value-kind.js';
 import { CatalogueError } from './errors.js';
@@ -63,8 +64,8 @@ export function reservedNames(table: Pick<StreamTable, 'scopeColumn'>): string[]
 }
 
 /**
- * Derives every stream table from the catalogue with its spec columns (version 0), checking names
- * once so SQL can quote them safely. `sequenceField` is excluded from inference: it fills `sequence`.
+ * Derives every stream table from the catalogue with its spec columns (version 0; a number column
+ * with its `_cents` companion), checking names once so SQL can quote them safely. `sequenceField` is excluded from inference: it fills `sequence`.
  */
 export function streamTables(
   catalogue: Catalogue,
@@ -84,7 +85,7 @@ export function streamTables(
     }
     const scopeColumn = scopeColumnOf(definition);
     const reserved = new Set(reservedNames({ scopeColumn }));
-    const columns = Object.entries(definition.columns).map(([column, { type, path }]): TypedColumn => {
+    const specColumns = Object.entries(definition.columns).map(([column, { type, path }]): TypedColumn => {
       checkIdentifier(column, `column ${name}.${column}`);
       if (reserved.has(column))
         throw new CatalogueError(`column ${name}.${column} collides with a fixed column`);
@@ -93,8 +94,9 @@ export function streamTables(
         throw new CatalogueError(
           `column ${name}.${column}: '${field}' names a key, and keys are text: a ${type} column would not join them`,
         );
-      return { name: column, type, path: path.split('.'), origin: 'spec' };
+      return { name: column, type, path: path.split('.'), origin: 'spec' as const };
     });
+    const columns = withCentsColumns(specColumns, reserved);
     const keyPath = 'field' in definition.key ? [definition.key.field.split('.')] : [];
     const parent = definition.strategy === 'child' ? definition.parent : null;
     const children = Object.entries(catalogue)

@@ -1,6 +1,14 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { StoreDatabase, SyncRunsTable } from './database.js';
-import type { FinishRunInput, RunResult, RunSuccess, RunTrigger, StartRunInput, SyncRun } from './store.js';
+import type {
+  FinishRunInput,
+  RunFilter,
+  RunResult,
+  RunSuccess,
+  RunTrigger,
+  StartRunInput,
+  SyncRun,
+} from './store.js';
 import { storableText, toStoredDate } from './stored-values.js';
 
 /** Records the start of a run (result `running`) and returns its id. */
@@ -46,14 +54,13 @@ export async function finishRun(
     .execute();
 }
 
-export async function listRuns(
-  db: Kysely<StoreDatabase>,
-  filter: { stream?: string; limit?: number } = {},
-): Promise<SyncRun[]> {
+export async function listRuns(db: Kysely<StoreDatabase>, filter: RunFilter = {}): Promise<SyncRun[]> {
   const rows = await db
     .selectFrom('sync_runs')
     .selectAll()
     .$if(filter.stream !== undefined, (q) => q.where('stream', '=', filter.stream!))
+    .$if(filter.partition !== undefined, (q) => q.where('partition', '=', filter.partition!))
+    .$if(filter.result !== undefined, (q) => q.where('result', '=', filter.result!))
     .orderBy('id', 'desc')
     .limit(filter.limit ?? 20)
     .execute();

@@ -40,7 +40,7 @@ async function writeOrPreview(
   const scope = scopeValue(table, input.scope);
   const children = input.enqueueChildren ?? [];
   const refreshAll = input.refreshAllChildren ?? [];
-  for (const child of [...children, ...refreshAll]) context.table(child);
+  for (const child of [...children, ...refreshAll]) context.catalogued(child);
   // Its rejection is the earlier page's failure (or an abort): passed on as it is, never retried.
   const after = input.after?.then(() => undefined);
   after?.catch(() => undefined);

@@ -39,7 +39,8 @@ export async function checkAccess(
   }
 }
 
-function configurationMistake(
+/** The setting a failed first login points at (a SettingsError), or undefined when it is no configuration mistake. */
+export function configurationMistake(
   error: unknown,
   { baseUrl, loginPath }: Pick<Settings, 'baseUrl' | 'loginPath'>,
 ): SettingsError | undefined {

@@ -30,10 +30,11 @@ export interface RunOptions {
 }
 
 /**
- * `skipped`: the partition did not run, `error` says why (a stream it reads from failed in this
- * run, or was never synced); nothing of it was recorded in `sync_runs`.
+ * `interrupted`: the run was asked to stop (a graceful stop, a lost lock) and will resume from its
+ * checkpoint: not a failure. `skipped`: the partition did not run, `error` says why (a stream it
+ * reads from failed in this run, or was never synced); nothing of it was recorded in `sync_runs`.
  */
-export type PartitionOutcome = 'succeeded' | 'failed' | 'aborted' | 'skipped';
+export type PartitionOutcome = 'succeeded' | 'failed' | 'interrupted' | 'skipped';
 
 /** What one partition run did. */
 export interface PartitionSummary extends Readonly<RunTally> {

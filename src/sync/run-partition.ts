@@ -75,7 +75,7 @@ export async function runPartition(
       run,
     });
   } catch (error) {
-    result = options.signal?.aborted ? 'aborted' : 'failed';
+    result = options.signal?.aborted ? 'interrupted' : 'failed';
     // Past its bound the run stopped as if asked to; what it failed with is the bound.
     failure = result === 'failed' && bound.signal.aborted ? bound.signal.reason : error;
   } finally {
@@ -90,7 +90,9 @@ export async function runPartition(
   await run.finish({ result, error: summary.error });
   const counts = { ...run.counts };
   if (result === 'succeeded') log.info(counts, 'run succeeded');
-  else log.error({ ...counts, error: summary.error }, `run ${result}`);
+  // Asked to stop (a graceful shutdown): nothing went wrong, the next run resumes from the checkpoint.
+  else if (result === 'interrupted') log.info(counts, 'run interrupted; it resumes from its checkpoint');
+  else log.error({ ...counts, error: summary.error }, 'run failed');
   if (counts.held > 0)
     log.warn(
       { held: counts.held },

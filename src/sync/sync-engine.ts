@@ -11,6 +11,7 @@ import type { PartitionSummary, RunOptions } from './run-options.js';
 import { runPartition, skippedPartition } from './run-partition.js';
 import { runPlan } from './run-plan.js';
 import { selectPartitions } from './select-partitions.js';
+import { storeOptionsOf } from './store-options.js';
 import { inRunOrder, isStreamName } from './stream-order.js';
 import { partitionsOf } from './stream-partitions.js';
 import { UnknownStreamError } from './sync-errors.js';
@@ -59,8 +60,8 @@ export async function createSyncEngine(options: SyncEngineOptions): Promise<Sync
     store =
       options.store ??
       (await openStore(settings.storeUrl, {
+        ...storeOptionsOf(settings),
         logger,
-        sequenceField: settings.sequenceField,
         history: settings.streams.history,
         onReachable: logIn,
       }));
@@ -107,7 +108,8 @@ export function resolveStreams(names: readonly string[]): StreamName[] {
   return inRunOrder(names.length > 0 ? names : Object.keys(streams));
 }
 
-function clientFromSettings(
+/** The TMS client of these settings (the engine's, `check`'s); SettingsError when the URL or token is missing. */
+export function clientFromSettings(
   settings: Settings,
   logger: Logger,
   overrides: Partial<TmsClientOptions> = {},

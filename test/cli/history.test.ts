@@ -93,4 +93,16 @@ describe('tms-sync history', () => {
       'history mode was never on for this stream (streams.history in the config)',
     );
   });
+
+  it('`history` of a scoped stream names --scope when it is missing, and refuses it on a stream without one', async () => {
+    const env = { STORE_URL: `sqlite:${join(dir, 'scopes.sqlite')}`, LOG_LEVEL: 'silent' };
+    const missing = await runCli(['history', 'invoice_payments', '42'], env);
+    expect(missing.stderr).toBe(
+      "tms-sync history: invoice_payments records are keyed by invoice_id and id: name the record's invoice_id with --scope <invoice_id>\n",
+    );
+    expect(missing.code).toBe(2);
+    const needless = await runCli(['history', 'invoices', '42', '--scope', '7'], env);
+    expect(needless.stderr).toContain('invoices has no scope: leave --scope out');
+    expect(needless.code).toBe(2);
+  });
 });

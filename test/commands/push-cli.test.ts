@@ -86,4 +86,76 @@ describe('tms-sync command, commands and push', () => {
     });
     expect(await cli('push')).toMatchObject({ code: 0, stdout: 'no commands to deliver\n' });
   }, 60_000);
+
+  it('checks a body where the spec says what it is: a payment amount is a number, its date a calendar date', async () => {
+    const add = (body: object) =>
+      cli('command', 'add', 'record_payment', invoice, '--body', JSON.stringify(body));
+    const abc = await add({ amount: 'abc', date: '2026-11-20', reference: 'R-1' });
+    expect(abc.stderr).toBe(
+      'tms-sync command add: body field "amount" must be a JSON number (125.50), got "abc"\n',
+    );
+    expect(abc.code).toBe(2);
+    const day = await add({ amount: 1, date: '2026-02-30', reference: 'R-1' });
+    expect(day).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('"date" must be a calendar date YYYY-MM-DD'),
+    });
+    const none = await add({ date: '2026-11-20', reference: 'R-1' });
+    expect(none).toMatchObject({ code: 2, stderr: expect.stringContaining('body needs "amount"') });
+    const phone = await cli('command', 'add', 'patch_client', '1', '--body', '{"phone": 612345678}');
+    expect(phone).toMatchObject({ code: 2, stderr: expect.stringContaining('"phone" must be a string') });
+  });
+});
+
+describe('tms-sync command add against what the mirror holds', () => {
+  let mirror: NodeJS.ProcessEnv;
+  const onMirror = (...args: string[]) => runCli(args, mirror, 60_000);
+
+  beforeAll(() => {
+    mirror = { ...env, STORE_URL: `sqlite:${join(dir, 'mirror.sqlite')}` };
+  });
+
+  it('takes any target while the stream was never synced, then refuses one the mirror does not hold unless --allow-unknown-target', async () => {
+    expect(await onMirror('command', 'add', 'finalize_invoice', 'NO-SUCH-1')).toMatchObject({ code: 0 });
+    expect((await onMirror('sync', 'invoices')).code).toBe(0);
+    const unknown = await onMirror('command', 'add', 'finalize_invoice', 'NO-SUCH-2');
+    expect(unknown.stderr).toBe(
+      'tms-sync command add: target NO-SUCH-2 is not in the mirror (no live row in invoices): check the id, sync invoices if it is new, or add --allow-unknown-target\n',
+    );
+    expect(unknown.code).toBe(2);
+    expect(
+      await onMirror('command', 'add', 'finalize_invoice', 'NO-SUCH-2', '--allow-unknown-target'),
+    ).toMatchObject({ code: 0 });
+    expect(await onMirror('command', 'add', 'finalize_invoice', invoice)).toMatchObject({ code: 0 });
+    const commands = JSON.parse((await onMirror('commands', '--json')).stdout).commands as unknown[];
+    expect(commands).toHaveLength(3);
+  });
+
+  it('notes the body fields the spec does not show for a payment, and adds it', async () => {
+    const body = { amount: 5, date: '2026-11-21', reference: 'R-2', memo: 'by hand' };
+    const added = await onMirror('command', 'add', 'record_payment', invoice, '--body', JSON.stringify(body));
+    expect(added.code).toBe(0);
+    expect(added.stderr).toBe(
+      'note: record_payment: the spec shows no body field "memo": sent as it is; your TMS may refuse it (tms-sim does, 422)\n',
+    );
+  });
+
+  it('`commands` shows the whole reason of a failure, wrapped; --json keeps it as it is', async () => {
+    const reason = `HttpStatusError: POST /invoice/invoices/1/payments answered 422: ${'the amount exceeds what is open on the invoice; '.repeat(5)}END-OF-REASON`;
+    const db = new BetterSqlite3(join(dir, 'mirror.sqlite'));
+    db.prepare(
+      "insert into tms_commands (kind, target, body, status, last_error) values ('finalize_invoice', '1', '{}', 'failed', ?)",
+    ).run(reason);
+    db.close();
+    const listed = await onMirror('commands', '--status', 'failed');
+    const lines = listed.stdout.trimEnd().split('\n');
+    expect(lines.every((line) => line.length <= 100)).toBe(true);
+    const shown = lines
+      .filter((line) => line.startsWith('    '))
+      .map((line) => line.trim())
+      .join(' ');
+    expect(shown).toBe(`last error: ${reason}`);
+    const json = JSON.parse((await onMirror('commands', '--status', 'failed', '--json')).stdout);
+    expect(json.commands[0].lastError).toBe(reason);
+  });
 });

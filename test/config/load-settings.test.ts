@@ -83,7 +83,9 @@ describe('loadSettings', () => {
 
   it('rejects an unknown stream in the schedules and a schedule with both forms', () => {
     const unknown = configFile({ streamSchedules: { nope: { everySeconds: 5 } } });
-    expect(errorOf(() => loadSettings({ TMS_SYNC_CONFIG: unknown })).setting).toBe('streamSchedules.nope');
+    expect(errorOf(() => loadSettings({ TMS_SYNC_CONFIG: unknown })).setting).toBe(
+      `${unknown}/streamSchedules/nope`,
+    );
     const both = configFile({ schedule: { everySeconds: 5, cron: '* * * * *' } });
     expect(errorOf(() => loadSettings({ TMS_SYNC_CONFIG: both })).setting).toBe('schedule');
   });
@@ -138,7 +140,8 @@ describe('loadSettings', () => {
       ],
       [{ TMS_MAX_RPS: 2 }, '/TMS_MAX_RPS', 'as "tms.maxRequestsPerSecond"'],
       [{ sync_page_limit: 5 }, '/sync_page_limit', 'did you mean "sync.pageLimit"?'],
-      [{ sync: { page_limit: 5 } }, '/sync/page_limit', 'did you mean "sync.pageLimit"?'],
+      [{ sync: { page_limit: 5 } }, '/sync/page_limit', "in sync; the file's keys are camelCase"],
+      [{ sync: { page_limit: 5 } }, '/sync/page_limit', 'did you mean "pageLimit"?'],
       [{ store_url: 'sqlite:x' }, '/store_url', 'did you mean "storeUrl"?'],
     ] as const;
     for (const [content, pointer, hint] of cases) {
@@ -148,6 +151,74 @@ describe('loadSettings', () => {
       expect(error.message).toContain("the file's keys are camelCase");
       expect(error.message).toContain(hint);
     }
+  });
+
+  it('names an unknown key at any depth, its group and the key meant', () => {
+    const cases = [
+      [
+        { streams: { inclde: ['invoices'] } },
+        '/streams/inclde',
+        'unknown key "inclde" in streams; did you mean "include"?',
+      ],
+      [
+        { streams: { histroy: true } },
+        '/streams/histroy',
+        'unknown key "histroy" in streams; did you mean "history"?',
+      ],
+      [
+        { streams: { invoices: { histroy: true } } },
+        '/streams/invoices/histroy',
+        'unknown key "histroy" in streams.invoices; did you mean "history"?',
+      ],
+      [
+        { streams: { invoice: { history: true } } },
+        '/streams/invoice',
+        'unknown key "invoice" in streams; did you mean "invoices"?',
+      ],
+      [
+        { worker: { concurency: 2 } },
+        '/worker/concurency',
+        'unknown key "concurency" in worker; did you mean "concurrency"?',
+      ],
+      [{ operatrs: ['1'] }, '/operatrs', 'unknown key "operatrs" in the file; did you mean "operators"?'],
+      [
+        { streamSchedules: { invoics: { everySeconds: 5 } } },
+        '/streamSchedules/invoics',
+        'unknown key "invoics" in streamSchedules; did you mean "invoices"?',
+      ],
+      [{ schedule: { every: 5 } }, '/schedule/every', 'unknown key "every" in schedule'],
+      [{ reconcileSchedule: { crn: '* * * * *' } }, '/reconcileSchedule/crn', 'did you mean "cron"?'],
+    ] as const;
+    for (const [content, pointer, problem] of cases) {
+      const file = configFile(content);
+      const error = errorOf(() => loadSettings({ TMS_SYNC_CONFIG: file }));
+      expect(error.setting).toBe(`${file}${pointer}`);
+      expect(error.message).toContain(problem);
+    }
+  });
+
+  it('takes a list as an array or a comma-separated string, in the file as in the environment', () => {
+    const file = configFile({
+      operators: '1001, 1002',
+      streams: { include: 'invoices,clients', exclude: ['clients'], history: 'invoices' },
+    });
+    const settings = loadSettings({ TMS_SYNC_CONFIG: file });
+    expect(settings.operators).toEqual(['1001', '1002']);
+    expect(settings.streams).toEqual({
+      include: ['invoices', 'clients'],
+      exclude: ['clients'],
+      history: ['invoices'],
+    });
+    expect(loadSettings({ TMS_SYNC_CONFIG: configFile({ operators: [1001, '1002'] }) }).operators).toEqual([
+      '1001',
+      '1002',
+    ]);
+    expect(loadSettings({ TMS_OPERATORS: '["1001", "1002"]' }).operators).toEqual(['1001', '1002']);
+    expect(errorOf(() => loadSettings({ TMS_OPERATORS: '[1001' })).setting).toBe('TMS_OPERATORS');
+    const unknown = configFile({ streams: { include: 'invoices,chat' } });
+    expect(errorOf(() => loadSettings({ TMS_SYNC_CONFIG: unknown })).message).toBe(
+      'invalid configuration: streams.include: no such stream: chat',
+    );
   });
 
   it('reads streams.include and streams.exclude, refusing an unknown stream in them', () => {
@@ -177,8 +248,8 @@ describe('loadSettings', () => {
     expect(errorOf(() => streamsOf({ history: ['chat'] })).message).toBe(
       'invalid configuration: streams.history: no such stream: chat',
     );
-    expect(errorOf(() => streamsOf({ chat: { history: true } })).message).toBe(
-      'invalid configuration: streams.chat: no such stream',
+    expect(errorOf(() => streamsOf({ chat: { history: true } })).message).toMatch(
+      /streams\/chat: unknown key "chat" in streams: neither a setting of streams nor a stream of the catalogue/,
     );
   });
 

@@ -177,9 +177,9 @@ describe('job outcomes in BullMQ', () => {
     const { engine, job } = await run(
       (entry) =>
         new Promise((resolve) => {
-          if (entry.options.signal?.aborted) resolve({ result: 'aborted', error: 'stopped' });
+          if (entry.options.signal?.aborted) resolve({ result: 'interrupted', error: 'stopped' });
           entry.options.signal?.addEventListener('abort', () =>
-            resolve({ result: 'aborted', error: 'stopped' }),
+            resolve({ result: 'interrupted', error: 'stopped' }),
           );
         }),
     );

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -18,6 +18,7 @@ let dir: string;
 let secured: { port: number; child: ChildProcess };
 let silent: { port: number; server: Server; connections: Socket[] };
 let closedPort: number;
+let replica: { port: number; child: ChildProcess };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tms-redis-down-'));
@@ -36,10 +37,32 @@ beforeAll(async () => {
   await once(server, 'listening');
   silent = { port: (server.address() as { port: number }).port, server, connections };
   closedPort = await freePort();
+  // A replica of a primary that is not there: it answers reads, refuses writes (READONLY).
+  const replicaPort = await freePort();
+  const replicaChild = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(replicaPort),
+      '--bind',
+      '127.0.0.1',
+      '--replicaof',
+      '127.0.0.1',
+      String(closedPort),
+      '--save',
+      '',
+      '--dir',
+      dir,
+    ],
+    { stdio: 'ignore' },
+  );
+  await waitForRedis(replicaPort);
+  replica = { port: replicaPort, child: replicaChild };
 });
 
 afterAll(async () => {
   secured.child.kill('SIGKILL');
+  replica.child.kill('SIGKILL');
   for (const socket of silent.connections) socket.destroy();
   silent.server.close();
   rmSync(dir, { recursive: true, force: true });
@@ -102,6 +125,37 @@ describe('Redis down, silent or refusing the password', () => {
     expect(refused.output).not.toContain(password);
   });
 
+  it.each([
+    {
+      what: 'a database it does not have (/99 of 16)',
+      url: () => `redis://:${password}@127.0.0.1:${secured.port}/99`,
+      reason:
+        /cannot use Redis at REDIS_URL=redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/99: ERR DB index is out of range: the database number in REDIS_URL \(\/99\) must be below/,
+    },
+    {
+      what: 'a read-only replica',
+      url: () => `redis://127.0.0.1:${replica.port}`,
+      reason:
+        /cannot use Redis at REDIS_URL=redis:\/\/127\.0\.0\.1:\d+: it is a read-only replica \(of 127\.0\.0\.1:\d+\): point REDIS_URL at the primary/,
+    },
+  ])(
+    'worker, trigger and status stop with exit 2 and one line naming REDIS_URL on $what, before a key is written',
+    async ({ url, reason }) => {
+      for (const args of [['worker'], ['trigger', 'invoices'], ['status']]) {
+        const result = await ended(spawnCli(args, env(url())), 15_000);
+        expect(result.code, result.output).toBe(2);
+        const failure = result.output.split('\n').filter((line) => line.includes('REDIS_URL'));
+        expect(failure, result.output).toHaveLength(1);
+        expect(failure[0]).toMatch(reason);
+        if (args[0] !== 'status') expect(result.output.split('\n'), result.output).toHaveLength(1);
+      }
+      for (const port of [secured.port, replica.port]) {
+        const keys = await redisCli(port, ['--no-auth-warning', '-a', password, 'dbsize']);
+        expect(keys.trim(), `keys in database 0 of ${port}`).toBe('0');
+      }
+    },
+  );
+
   it('a worker waiting for a silent Redis stops on the first SIGTERM', async () => {
     const before = silent.connections.length;
     const worker = spawnCli(['worker'], env(`redis://127.0.0.1:${silent.port}`));
@@ -127,4 +181,13 @@ async function waitForRedis(port: number): Promise<void> {
     await sleep(50);
   }
   throw new Error(`redis-server did not start on port ${port}`);
+}
+
+/** One `redis-cli` command's answer. */
+function redisCli(port: number, args: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('redis-cli', ['-p', String(port), ...args], (error, stdout) =>
+      error ? reject(error) : resolve(stdout),
+    );
+  });
 }

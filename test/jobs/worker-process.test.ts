@@ -123,7 +123,7 @@ describe('worker processes against the simulator', () => {
     }
   });
 
-  it('stops on SIGTERM mid-backfill with exit 0, and a restarted worker finishes from the checkpoint', async () => {
+  it('stops on SIGTERM mid-backfill with exit 0, the run logged and recorded as interrupted, and a restarted worker finishes from the checkpoint', async () => {
     await createSimAdminClient({ url: sim.url }).setFaults({ latencyMs: 150 });
     const first = await worker();
     const run = await startedInvoicesJob(2);
@@ -137,8 +137,12 @@ describe('worker processes against the simulator', () => {
       await liveInvoices(),
     );
     const runs = (await invoiceRuns()).filter((item) => item.partition === '').reverse();
-    expect(runs.map((item) => item.result)).toEqual(['aborted', 'succeeded']);
+    expect(runs.map((item) => item.result)).toEqual(['interrupted', 'succeeded']);
     expect(runs[0]!.pages).toBeGreaterThanOrEqual(2);
+    // A graceful stop is no failure: the interrupted run is logged at info (30), nothing at error.
+    const logged = first.lines.map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(logged.find((line) => line.msg.startsWith('run interrupted'))?.level).toBe(30);
+    expect(logged.filter((line) => line.level >= 50)).toEqual([]);
     await expectResumed(runs[1]!);
   });
 

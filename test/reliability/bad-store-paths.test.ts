@@ -40,6 +40,11 @@ const badStores: readonly BadStore[] = [
   { name: 'an unreadable file', url: `sqlite:${at('unreadable.sqlite')}`, problem: /cannot be read/ },
   { name: 'a read-only file', url: `sqlite:${at('read-only.sqlite')}`, problem: /is read-only/ },
   { name: 'an in-memory database', url: 'sqlite::memory:', problem: /is an in-memory database/ },
+  {
+    name: 'a directory that does not exist (a typo)',
+    url: `sqlite:${at('no-such-dir')}/tms.sqlite`,
+    problem: /is in .*no-such-dir, which does not exist: create it first/,
+  },
 ];
 
 /** Every entry under `path` with a hash of its bytes (or its kind): "nothing changed" made checkable. */
@@ -59,6 +64,7 @@ describe('a STORE_URL whose SQLite path cannot hold a store', () => {
 
   beforeAll(async () => {
     mkdirSync(at('a-directory'), { recursive: true });
+    mkdirSync(join(dir, 'default'));
     symlinkSync(join(dir, 'nowhere', 'store.sqlite'), at('dangling.sqlite'));
     for (const name of ['unreadable.sqlite', 'read-only.sqlite']) {
       await (await openStoreVerbs(`sqlite:${at(name)}`)).close();
@@ -92,4 +98,18 @@ describe('a STORE_URL whose SQLite path cannot hold a store', () => {
       expect(fingerprint(files)).toEqual(before);
     },
   );
+
+  it('makes the default ./data directory, and only that one', async () => {
+    const cwd = join(dir, 'default');
+    const made = await runCli(['migrate'], {}, 30_000, { cwd });
+    expect(made.stderr).toBe('');
+    expect(made.code).toBe(0);
+    expect(readdirSync(join(cwd, 'data'))).toContain('tms.sqlite');
+    const nested = await runCli(['migrate'], { STORE_URL: 'sqlite:./data/more/tms.sqlite' }, 30_000, { cwd });
+    expect(nested.stderr).toMatch(
+      /^tms-sync migrate: cannot open the store at STORE_URL=.*which does not exist/,
+    );
+    expect(nested.code).toBe(2);
+    expect(readdirSync(join(cwd, 'data'))).not.toContain('more');
+  });
 });

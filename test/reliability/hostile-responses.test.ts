@@ -92,7 +92,7 @@ describe.each(dialects)('a sync meeting a hostile page on $name', ({ fixture: ma
       signal: controller.signal,
       onProgress: () => controller.abort(),
     });
-    expect(stopped?.result).toBe('aborted');
+    expect(stopped?.result).toBe('interrupted');
   }
 
   const snapshot = async () => ({

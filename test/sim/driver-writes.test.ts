@@ -266,7 +266,7 @@ describe('writes without a listing', () => {
       'PUT',
       `/driver-api/devices/${seg('HW/01 #?%')}`,
       { platform: 'ios', model: 'iPhone 15', appVersion: '5.2.0' },
-      { platform: 'ios' },
+      [{ platform: 'ios' }],
     ],
   ])(
     '%s %s applies a valid body (reported by get-processed-mutations) and answers 422 to an invalid one',
@@ -289,6 +289,20 @@ describe('writes without a listing', () => {
     expect((await write('PUT', path, { platform: 'android', model: 'A', appVersion: '1.1' })).status).toBe(
       200,
     );
+  });
+
+  it('takes any JSON object as a device, as the spec shows none of its fields, idempotent by hardware code', async () => {
+    const path = `/driver-api/devices/${seg('HW-3')}`;
+    const other = {
+      os: { name: 'Android', version: 14 },
+      pushEnabled: true,
+      mutationId: mutationId('device'),
+    };
+    expect((await write('PUT', path, other)).status).toBe(200);
+    expect(await processed(other.mutationId)).toEqual({ [other.mutationId]: 'applied' });
+    expect((await write('PUT', path, {})).status).toBe(200);
+    expect((await write('PUT', path, {})).status).toBe(200);
+    expect((await write('PUT', path, { mutationId: 7 })).status).toBe(422);
   });
 
   it('answers 404 for refueling an unknown vehicle and 422 for an unknown second operator', async () => {

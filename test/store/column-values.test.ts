@@ -27,3 +27,25 @@ describe('date and timestamp columns take only days that exist', () => {
     expect(columnConverters.timestamp(value)).toBe(expected);
   });
 });
+
+describe('a number column’s companion in cents holds the value in hundredths, exactly', () => {
+  it.each([
+    [125.5, 12550],
+    ['125.50', 12550],
+    [1.15, 115],
+    [0.1 + 0.2, 30],
+    ['8493765.33', 849376533],
+    [-12.345, -1235],
+    ['0.125', 13],
+    [1e-7, 0],
+    [42, 4200],
+    ['90071992547409.91', 9007199254740991],
+    ['90071992547409.92', misfit],
+    [1e21, misfit],
+    ['n/a', null],
+    [{ amount: 1 }, null],
+    [null, null],
+  ])('%j', (value, expected) => {
+    expect(columnConverters.cents(value)).toBe(expected);
+  });
+});

@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StreamDefinition } from '../../config/stream-definition.js';
 import { streams } from '../../config/streams.js';
+import { liveViewStatement } from '../../src/store/live-view.js';
 import { openStoreVerbs } from '../../src/store/open-store.js';
+import { postgresTypes } from '../../src/store/postgres/postgres-types.js';
 import { keyed, now } from './records.js';
 import { dialects } from './store-fixture.js';
 
@@ -110,6 +112,56 @@ describe.each(dialects)('migrations on $name', ({ fixture: createFixture }) => {
     const shrunk = await openStoreVerbs(url, { catalogue: { notes } });
     expect((await shrunk.migrate()).applied).toEqual([]);
     await shrunk.close();
+  });
+
+  it('a store made before the cents companions gets one beside every number column, filled from data', async () => {
+    const url = await fixture.freshUrl();
+    const notes = {
+      strategy: 'sequence',
+      description: 'x',
+      path: '/n',
+      softDeletes: false,
+      key: { field: 'id' },
+      columns: { total: { type: 'number', path: 'total' } },
+    } satisfies StreamDefinition;
+    const made = await openStoreVerbs(url, { catalogue: { notes } });
+    await made.writePage({
+      stream: 'notes',
+      records: keyed([
+        { id: 'n1', total: 12.5, paid: 3.3 },
+        { id: 'n2', total: 0.125, paid: null },
+      ]),
+      now,
+      runId: null,
+    });
+    await made.close();
+    // As a store of an earlier version has it: the number columns alone.
+    const companions = ['total_cents', 'paid_cents'];
+    if (fixture.dialect === 'postgres') await fixture.query(url, 'drop view notes_live');
+    for (const column of companions) await fixture.query(url, `alter table notes drop column ${column}`);
+    if (fixture.dialect === 'postgres')
+      await fixture.query(url, liveViewStatement('notes', postgresTypes).sql);
+    await fixture.query(url, `delete from stream_columns where name in ('total_cents', 'paid_cents')`);
+    await fixture.query(
+      url,
+      `delete from kysely_migration where name in ('0013-cents-columns', 'stream-notes-spec-total_cents')`,
+    );
+    const upgraded = await openStoreVerbs(url, { catalogue: { notes }, migrate: false });
+    expect((await upgraded.migrate()).applied).toEqual([
+      '0013-cents-columns',
+      'stream-notes-spec-total_cents',
+    ]);
+    expect((await upgraded.readRows('notes')).map((row) => row.columns)).toEqual([
+      { total: 12.5, paid: 3.3, paid_cents: 330, total_cents: 1250 },
+      { total: 0.125, paid: null, paid_cents: null, total_cents: 13 },
+    ]);
+    expect((await upgraded.describeColumns('notes')).map((c) => [c.column, c.type, c.origin])).toEqual([
+      ['total', 'number', 'spec'],
+      ['paid', 'number', 'inferred'],
+      ['paid_cents', 'cents', 'inferred'],
+      ['total_cents', 'cents', 'spec'],
+    ]);
+    await upgraded.close();
   });
 
   it('a table created with its typed columns ends as one that got them a migration each', async () => {

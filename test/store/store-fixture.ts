@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -58,7 +58,12 @@ async function dropInferredColumns(
 
 function sqliteFixture(): StoreFixture {
   const dir = mkdtempSync(join(tmpdir(), 'tms-store-'));
-  const shared = `sqlite:${join(dir, 'shared', 'store.sqlite')}`;
+  // A store's directory must exist (only ./data is made): each URL gets its own, made here.
+  const inNewDirectory = (name: string) => {
+    mkdirSync(join(dir, name));
+    return `sqlite:${join(dir, name, 'store.sqlite')}`;
+  };
+  const shared = inNewDirectory('shared');
   const query = async <T>(url: string, text: string, params: unknown[] = []) => {
     const db = new BetterSqlite3(url.slice('sqlite:'.length));
     try {
@@ -73,7 +78,7 @@ function sqliteFixture(): StoreFixture {
   return {
     dialect: 'sqlite',
     url: async () => shared,
-    freshUrl: async () => `sqlite:${join(dir, randomUUID(), 'store.sqlite')}`,
+    freshUrl: async () => inNewDirectory(randomUUID()),
     dropFresh: async (url) => rmSync(dirname(url.slice('sqlite:'.length)), { recursive: true, force: true }),
     async open(options) {
       const store = await openStoreVerbs(shared, options);

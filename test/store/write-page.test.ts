@@ -265,6 +265,7 @@ describeOnEachDialect('writePage', (fixture) => {
     expect(columns.map((c) => [c.column, c.type, c.path, c.origin])).toEqual([
       ['dims__material__name', 'text', 'dims.material.name', 'inferred'],
       ['dims__width_cm', 'number', 'dims.widthCm', 'inferred'],
+      ['dims__width_cm_cents', 'cents', 'dims.widthCm', 'inferred'],
       ['is_carrier', 'boolean', 'isCarrier', 'inferred'],
       ['name', 'text', 'name', 'inferred'],
       ['seen_at', 'timestamp', 'seenAt', 'inferred'],
@@ -276,6 +277,7 @@ describeOnEachDialect('writePage', (fixture) => {
       {
         dims__material__name: null,
         dims__width_cm: 80,
+        dims__width_cm_cents: 8000,
         is_carrier: true,
         name: 'Pallet',
         seen_at: '2024-05-01T10:00:00.000Z',
@@ -285,6 +287,7 @@ describeOnEachDialect('writePage', (fixture) => {
       {
         dims__material__name: 'wood',
         dims__width_cm: 120,
+        dims__width_cm_cents: 12000,
         is_carrier: false,
         name: null,
         seen_at: null,
@@ -343,11 +346,12 @@ describeOnEachDialect('writePage', (fixture) => {
       ],
     });
     const names = (await store().describeColumns('settings')).map((c) => c.column);
-    expect(names).toHaveLength(4);
+    expect(names).toHaveLength(5);
     expect(names).toEqual(expect.arrayContaining(['operator_id_2', 'data_2', 'synced_at_2']));
-    const cut = names.find((name) => name.startsWith('a_very_long'))!;
+    const [cut, cents] = names.filter((name) => name.startsWith('a_very_long'));
     expect(cut).toMatch(/^a_very_long_field_name_that_goes_on_and_on_beyond_what_[0-9a-f]{8}$/);
-    expect(cut.length).toBeLessThanOrEqual(63);
+    expect(cut!.length).toBeLessThanOrEqual(63);
+    expect(cents).toBe(`${cut!.slice(0, 57)}_cents`);
   });
 
   it('a dry run adds no column', async () => {

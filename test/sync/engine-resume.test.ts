@@ -11,7 +11,7 @@ describeOnEachDialect('a sequence stream', (fixture) => {
       signal: controller.signal,
       onProgress: (progress) => progress.pages === 3 && controller.abort(),
     });
-    expect(aborted.result).toBe('aborted');
+    expect(aborted.result).toBe('interrupted');
     const checkpoint = await store().readState('invoices', '');
     expect(checkpoint.cursor).not.toBeNull();
     // The watermark is never ahead of the data: none before the cycle's last page.
@@ -40,7 +40,7 @@ describeOnEachDialect('a sequence stream', (fixture) => {
       signal: controller.signal,
       onProgress: (progress) => progress.pages >= 200 && controller.abort(),
     });
-    expect(aborted[0]?.result).toBe('aborted');
+    expect(aborted[0]?.result).toBe('interrupted');
     const stood = await store().refreshAllPending('invoice_lines', { take: false });
     expect(stood?.after).toBeDefined();
     const resumed = await setup().engine.run(['invoice_lines']);

@@ -82,9 +82,8 @@ export interface StoredFile {
 export interface Device {
   hardwareCode: string;
   operatorId: string;
-  platform: string;
-  model: string;
-  appVersion: string;
+  /** The request's body as sent (the spec does not show its fields). */
+  request: Readonly<Record<string, unknown>>;
   registeredAt: string;
   updatedAt: string;
 }

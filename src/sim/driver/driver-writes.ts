@@ -152,8 +152,8 @@ export const driverWrites: readonly WriteRoute[] = [
     apply({ data, operator, params, body, now }) {
       const hardwareCode = params.hardwareCode!;
       const registeredAt = data.devices.get(hardwareCode)?.registeredAt ?? now;
-      const { platform, model, appVersion } = body;
-      const device = { hardwareCode, operatorId: operator.operatorId, platform, model, appVersion };
+      const { mutationId: _mutationId, ...request } = body;
+      const device = { hardwareCode, operatorId: operator.operatorId, request };
       data.devices.set(hardwareCode, { ...device, registeredAt, updatedAt: now });
     },
   }),

@@ -99,13 +99,12 @@ export const PushRegistration = Type.Object({
 });
 export type PushRegistration = Static<typeof PushRegistration>;
 
-/** PUT /driver-api/devices/{hardwareCode}: creates or updates the device. */
-export const MobileDeviceRequest = Type.Object({
-  mutationId: MutationId,
-  platform: Type.Union([Type.Literal('android'), Type.Literal('ios')]),
-  model: Type.String(),
-  appVersion: Type.String(),
-});
+/**
+ * PUT /driver-api/devices/{hardwareCode}: creates or updates the device. The spec does not show the
+ * "mobile device request", so any JSON object is taken and kept as sent; only a `mutationId`, when
+ * one is sent, must be what every write's is.
+ */
+export const MobileDeviceRequest = Type.Object({ mutationId: MutationId }, { additionalProperties: true });
 export type MobileDeviceRequest = Static<typeof MobileDeviceRequest>;
 
 /** POST /driver-api/get-processed-mutations/ request. */

@@ -14,6 +14,19 @@ export function columnNameFor(path: readonly string[], taken: ReadonlySet<string
   let base = path.map(snakeCase).join('__');
   if (base === '' || !/^[a-z_]/.test(base)) base = `f_${base}`;
   if (base.length > maxLength) base = `${base.slice(0, maxLength - 9)}_${hashOf(path)}`;
+  return untaken(base, taken);
+}
+
+/**
+ * The name of a number column's companion in hundredths (docs/store.md, "Amounts"): the column's
+ * name and `_cents` (`amount_cents`, `totals__gross_cents`), then `_2`, ... when taken.
+ */
+export function centsColumnName(column: string, taken: ReadonlySet<string>): string {
+  return untaken(`${column.slice(0, maxLength - 6)}_cents`, taken);
+}
+
+/** `base`, or `base_2`, `base_3`, ... (cut to fit) when taken. */
+function untaken(base: string, taken: ReadonlySet<string>): string {
   if (!taken.has(base)) return base;
   for (let suffix = 2; ; suffix++) {
     const tail = `_${suffix}`;

@@ -1,4 +1,5 @@
 import type { ColumnType } from '../../../config/stream-definition.js';
+import { toCents } from './cents.js';
 
 /** A typed column's value, dialect-neutral: text, number, boolean, or null. */
 export type ColumnValue = string | number | boolean | null;
@@ -56,6 +57,12 @@ export const columnConverters: Readonly<Record<ColumnType, ColumnConverter>> = {
   },
   timestamp: (value) => (value === null || value === undefined ? null : (toTimestamp(value) ?? misfit)),
   date: (value) => (value === null || value === undefined ? null : (toDate(value) ?? misfit)),
+  // Whatever its number column does not take is that column's drift, not this one's too.
+  cents: (value) => {
+    if (typeof value === 'number') return Number.isFinite(value) ? (toCents(value) ?? misfit) : null;
+    if (typeof value === 'string' && decimalText.test(value)) return toCents(value) ?? misfit;
+    return null;
+  },
 };
 
 /** Timestamps are stored as UTC ISO 8601, so that text comparison in SQLite orders them correctly. */

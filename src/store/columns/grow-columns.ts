@@ -1,3 +1,4 @@
+import { withCentsColumns } from './cents-columns.js';
 import { columnNameFor } from './column-name.js';
 import type { PageObservations } from './record-walk.js';
 import type { TypedColumn } from './typed-column.js';
@@ -15,8 +16,9 @@ export interface GrownColumns {
 
 /**
  * The columns a page's unknown fields get: a name from the path (column-name.ts) not taken by a
- * fixed column or another column, and a type from the values seen (value-kind.ts). The order is
- * the paths' order, so the same page always gives the same names.
+ * fixed column or another column, and a type from the values seen (value-kind.ts); a number
+ * column comes with its `_cents` companion (cents-columns.ts). The order is the paths' order, so
+ * the same page always gives the same names.
  */
 export function growColumns(
   existing: readonly TypedColumn[],
@@ -38,5 +40,5 @@ export function growColumns(
     added.push({ name, path, type: columnTypeFor(kinds, path.at(-1)!), origin: 'inferred' });
     room -= 1;
   }
-  return { added, refused };
+  return { added: withCentsColumns(added, taken, existing), refused };
 }

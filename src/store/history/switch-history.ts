@@ -2,6 +2,7 @@ import type { CompiledQuery, Kysely, Transaction } from 'kysely';
 import type { StoreDatabase } from '../database.js';
 import { CatalogueError } from '../errors.js';
 import { liveViewStatement } from '../live-view.js';
+import { ownTables } from '../own-tables.js';
 import type { SqlTypes } from '../store-dialect.js';
 import type { StreamTable } from '../stream-tables.js';
 import type { HistorySql } from './history-dialect.js';
@@ -125,6 +126,6 @@ async function run(trx: Transaction<StoreDatabase>, statements: readonly Compile
 
 /** Tables (and views) with their column names. */
 async function columnsOf(trx: Transaction<StoreDatabase>): Promise<Map<string, Set<string>>> {
-  const tables = await trx.introspection.getTables();
+  const tables = await ownTables(trx);
   return new Map(tables.map((table) => [table.name, new Set(table.columns.map((column) => column.name))]));
 }

@@ -71,29 +71,39 @@ export function specColumnMigration(
   column: TypedColumn,
   parts: { types: SqlTypes; history: HistorySql },
 ): Migration {
+  return { up: (db: Kysely<unknown>) => addStoredColumn(db, table, column, parts) };
+}
+
+/**
+ * Adds a typed column to a stream table that has rows already, in the migration's transaction: the
+ * column (and the live view again on PostgreSQL), its registration as the table's next version,
+ * its values from `data` (the write path's conversion), and its place in the history objects.
+ */
+export async function addStoredColumn(
+  db: Kysely<unknown>,
+  table: StreamTable,
+  column: TypedColumn,
+  parts: { types: SqlTypes; history: HistorySql },
+): Promise<void> {
   const { types } = parts;
-  return {
-    async up(db: Kysely<unknown>) {
-      const store = db as Kysely<StoreDatabase>;
-      await db.schema.alterTable(table.name).addColumn(column.name, types.typed[column.type]).execute();
-      if (types.viewsFixColumns) await db.executeQuery(liveViewStatement(table.name, types));
-      const { count } = await store
-        .selectFrom('stream_columns')
-        .select((eb) => eb.fn.countAll<number | string>().as('count'))
-        .where('stream', '=', table.name)
-        .executeTakeFirstOrThrow();
-      const at = new Date().toISOString();
-      const [register] = registerColumns(store, table.name, [column], Number(count), at);
-      await store.executeQuery(register!);
-      await store
-        .updateTable('stream_schemas')
-        .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
-        .where('stream', '=', table.name)
-        .execute();
-      await backfillColumn(db as unknown as Kysely<StreamTables>, table, column, types);
-      await growHistory(store, parts, table, column);
-    },
-  };
+  const store = db as Kysely<StoreDatabase>;
+  await db.schema.alterTable(table.name).addColumn(column.name, types.typed[column.type]).execute();
+  if (types.viewsFixColumns) await db.executeQuery(liveViewStatement(table.name, types));
+  const { count } = await store
+    .selectFrom('stream_columns')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('stream', '=', table.name)
+    .executeTakeFirstOrThrow();
+  const at = new Date().toISOString();
+  const [register] = registerColumns(store, table.name, [column], Number(count), at);
+  await store.executeQuery(register!);
+  await store
+    .updateTable('stream_schemas')
+    .set((eb) => ({ version: eb('version', '+', 1), updated_at: at }))
+    .where('stream', '=', table.name)
+    .execute();
+  await backfillColumn(db as unknown as Kysely<StreamTables>, table, column, types);
+  await growHistory(store, parts, table, column);
 }
 
 /** A table with history gets the column in its versions table too, and its triggers and view again. */

@@ -16,6 +16,8 @@ export interface PostgresDialectOptions {
   /** Connections in the pool. @default 10 */
   readonly poolSize?: number;
   readonly logger?: Logger | undefined;
+  /** The schema every statement of the store works in (its `search_path`, alone). @default the server's default */
+  readonly schema?: string | undefined;
 }
 
 /** Opens a pg Pool (lazily: the first query connects). */
@@ -24,10 +26,12 @@ export function openPostgresDialect(options: PostgresDialectOptions): StoreDiale
     connectionString: withDefaultUser(options.url),
     poolSize: options.poolSize ?? 10,
     logger: options.logger,
+    schema: options.schema,
   });
   return {
     name: 'postgres',
     db,
+    schema: options.schema,
     types: postgresTypes,
     createPageUpsert: (table) => createPostgresPageUpsert(table),
     enqueueParentsQueries: postgresEnqueueParentsQueries,

@@ -22,6 +22,8 @@ export interface PostgresPoolOptions {
   readonly connectionString: string;
   readonly poolSize: number;
   readonly logger?: Logger | undefined;
+  /** Set as each connection's `search_path`, alone: every table, view, trigger and function of the store goes there. */
+  readonly schema?: string | undefined;
 }
 
 /**
@@ -30,7 +32,14 @@ export interface PostgresPoolOptions {
  * of a transaction (the next query then fails, the store retries, and the pool drops the client).
  */
 export function createPostgresKysely(options: PostgresPoolOptions): Kysely<StoreDatabase> {
-  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.poolSize, types });
+  // A startup parameter, not a SET after connecting: no connection ever runs a statement elsewhere.
+  const searchPath = options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` };
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.poolSize,
+    types,
+    ...searchPath,
+  });
   const logError = (error: Error) =>
     options.logger?.warn({ err: error }, 'store: PostgreSQL connection failed');
   pool.on('error', logError);

@@ -16,6 +16,7 @@ export const postgresTypes: SqlTypes = {
     boolean: 'boolean',
     timestamp: 'timestamptz',
     date: 'date',
+    cents: 'bigint',
   },
   viewsFixColumns: true,
   currentTimestamp: 'now()',

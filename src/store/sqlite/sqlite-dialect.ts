@@ -7,12 +7,13 @@ import { sqliteHistory } from './sqlite-history.js';
 import { loadSqliteIdSet } from './sqlite-id-set.js';
 import { createSqliteKysely } from './sqlite-kysely.js';
 import { sqlitePartitionRuns } from './sqlite-partition-runs.js';
+import { isDefaultDataDirectory } from './sqlite-path-problem.js';
 import { type Statement, startSqliteThread } from './sqlite-thread.js';
 import { sqliteTypes } from './sqlite-types.js';
 import { createSqlitePageUpsert, type ThreadUpsert } from './sqlite-upsert.js';
 
 export interface SqliteDialectOptions {
-  /** File path, or `:memory:`; missing parent directories are created. */
+  /** File path, or `:memory:`; the directory must exist, but for `./data`, which is made. */
   readonly path: string;
   /** How long a write waits for another process's lock. @default 5000 */
   readonly busyTimeoutMs?: number;
@@ -23,7 +24,7 @@ export interface SqliteDialectOptions {
  * (durable at page-transaction granularity).
  */
 export function openSqliteDialect(options: SqliteDialectOptions): StoreDialect {
-  if (options.path !== ':memory:') makeParents(dirname(options.path));
+  if (options.path !== ':memory:') makeDataDirectory(dirname(options.path));
   const thread = startSqliteThread({ path: options.path, busyTimeoutMs: options.busyTimeoutMs ?? 5000 });
   const db = createSqliteKysely(thread);
   return {
@@ -67,13 +68,7 @@ function statementOf(query: CompiledQuery): Statement {
   return { sql: query.sql, params: query.parameters };
 }
 
-/**
- * Creates the missing parent directories one level at a time. Node 20's `mkdirSync(recursive)`
- * never returns for some impossible paths (under /proc); one level at a time fails at once.
- */
-function makeParents(directory: string): void {
-  if (existsSync(directory)) return;
-  const parent = dirname(directory);
-  if (parent !== directory) makeParents(parent);
-  mkdirSync(directory);
+/** The default `./data` is made when missing; any other directory must exist (sqlite-path-problem.ts). */
+function makeDataDirectory(directory: string): void {
+  if (isDefaultDataDirectory(directory) && !existsSync(directory)) mkdirSync(directory);
 }

@@ -3,7 +3,8 @@ import { dirname, resolve } from 'node:path';
 
 /**
  * What stops tms-sync from keeping a store at this SQLite path, as words that follow "the path",
- * or undefined when nothing does (a missing file is fine: it is created, with its directories).
+ * or undefined when nothing does (a missing file is fine: it is created). A missing directory is
+ * refused, except the default `./data`: a typo in a path would otherwise make a second, empty mirror.
  * Checked before SQLite opens it, whose own answers are "unable to open database file" for most of
  * these, or a silent read-only open that fails at the first write.
  */
@@ -42,10 +43,18 @@ function allowed(path: string, mode: number): boolean {
   }
 }
 
-/** A directory that does not exist yet is made (sqlite-dialect.ts); one that exists must take new files. */
+/** The one directory made when missing (sqlite-dialect.ts): the default STORE_URL's, `./data`. */
+export function isDefaultDataDirectory(directory: string): boolean {
+  return resolve(directory) === resolve('data');
+}
+
+/** A directory must exist (but `./data`) and take new files. */
 function directoryProblem(directory: string): string | undefined {
   const stat = statOf(directory, statSync);
-  if (!stat) return undefined;
+  if (!stat) {
+    if (isDefaultDataDirectory(directory)) return undefined;
+    return `is in ${resolve(directory)}, which does not exist: create it first (only ./data is made by tms-sync), or correct the path`;
+  }
   if (!stat.isDirectory()) return `is under ${directory}, which is not a directory`;
   if (allowed(directory, constants.W_OK | constants.X_OK)) return undefined;
   return `is in ${directory}, where no file can be made (SQLite keeps its -wal and -shm files beside the store)`;

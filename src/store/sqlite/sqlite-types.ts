@@ -17,6 +17,7 @@ export const sqliteTypes: SqlTypes = {
     boolean: 'integer',
     timestamp: 'text',
     date: 'text',
+    cents: 'integer',
   },
   viewsFixColumns: false,
   // ISO 8601 with milliseconds and Z, like the timestamps the store writes itself.
