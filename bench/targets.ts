@@ -149,6 +149,7 @@ export function checkGroupTargets(groups: {
   }
   for (const [id, name] of [
     ['children-limited', '(b)'],
+    ['children-untold', "(b') untold"],
     ['children-two-workers', '(c)'],
   ] as const) {
     const row = children(id);
