@@ -15,6 +15,7 @@ const flagOf: Record<string, string> = {
   clients: '--clients',
   operators: '--operators',
   rideDays: '--ride-days',
+  accounts: '--accounts',
   faults: '--faults',
   apiToken: '--api-token',
   adminToken: '--admin-token',
@@ -48,6 +49,7 @@ export function registerSimCommand(program: Command): void {
     .option('--clients <n>', 'clients in the initial data set')
     .option('--operators <n>', 'operators with Driver API data')
     .option('--ride-days <n>', 'days of rides per operator (1: today only, for fleets of thousands)')
+    .option('--accounts <n>', 'TMS accounts served, each its own data and API token <api-token>-<i>')
     .option('--faults <name>', 'fault profile: none, flaky, hostile, slow, throttled, harsh, lossy')
     .option(
       '--lost-responses <rate>',
@@ -105,6 +107,7 @@ function simOptionsFrom(flags: RawFlags): SimOptionsInput {
     clients: integerFlag('--clients', text('clients')),
     operators: integerFlag('--operators', text('operators')),
     rideDays: integerFlag('--ride-days', text('rideDays')),
+    accounts: integerFlag('--accounts', text('accounts')),
     faults: faultsFrom(text('faults'), numberFlag('--lost-responses', text('lostResponses'))),
     apiToken: text('apiToken'),
     adminToken: text('adminToken'),
@@ -154,19 +157,22 @@ function numberFlag(flag: string, value: string | undefined): number | undefined
 function banner(url: string, host: string, options: ReturnType<typeof resolveSimOptions>): string {
   const faults = typeof options.faults === 'string' ? options.faults : 'custom';
   return [
-    `tms-sim listening on ${url} (seed ${options.seed}, ${options.invoices} invoices, ${options.clients} clients, ${options.operators} operators, faults ${faults})`,
+    `tms-sim listening on ${url} (seed ${options.seed}, ${options.invoices} invoices, ${options.clients} clients, ${options.operators} operators, faults ${faults}${options.accounts > 1 ? `; each of ${options.accounts} accounts` : ''})`,
+    options.accounts > 1
+      ? `${options.accounts} accounts: API tokens ${options.apiToken}-1 ... ${options.apiToken}-${options.accounts}; admin routes take the header x-sim-account: <1..${options.accounts}>`
+      : '',
     host === '0.0.0.0' ? 'warning: listening on every interface; the tokens are development tokens' : '',
     '',
     'Get an access token:',
     `  TOKEN=$(curl -s -X POST ${url}${options.loginPath} -H 'content-type: application/json' \\`,
-    `    -d '{"apiToken":"${shown(options.apiToken, defaultSimOptions.apiToken)}"}' | sed -E 's/.*"access":"([^"]+)".*/\\1/')`,
+    `    -d '{"apiToken":"${shown(options.apiToken, defaultSimOptions.apiToken)}${options.accounts > 1 ? '-1' : ''}"}' | sed -E 's/.*"access":"([^"]+)".*/\\1/')`,
     'Page through the invoices (pass data.nextCursor as cursor until hasMore is false):',
     `  curl -s '${url}/invoice/invoices/?since=1&limit=2' -H "Authorization: Bearer $TOKEN"`,
     `Admin routes (header x-sim-admin: ${shown(options.adminToken, defaultSimOptions.adminToken)}): POST /_sim/changes, PUT /_sim/faults, GET /_sim/truth, POST /_sim/tokens`,
     'Stop with Ctrl-C. Walkthrough: docs/simulator.md',
     '',
   ]
-    .filter((line, index) => line !== '' || index !== 1)
+    .filter((line, index) => line !== '' || index > 2)
     .join('\n');
 }
 

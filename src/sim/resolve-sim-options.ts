@@ -34,6 +34,7 @@ export const defaultSimOptions: Readonly<SimOptions> = Object.freeze({
   clients: 200,
   operators: 2,
   rideDays: 7,
+  accounts: 1,
   apiToken: 'dev-api-token',
   adminToken: 'dev-admin-token',
   tokenTtlSeconds: 3600,
@@ -61,6 +62,7 @@ export function resolveSimOptions(input: SimOptionsInput = {}): SimOptions {
   checkInteger('clients', options.clients, 0, maxRecords);
   checkInteger('operators', options.operators, 0, 10_000);
   checkInteger('rideDays', options.rideDays, 1, 31);
+  checkInteger('accounts', options.accounts, 1, 1000);
   checkInteger('tokenTtlSeconds', options.tokenTtlSeconds, 1, 10 * 365 * 86_400);
   checkInteger('jsonCacheSize', options.jsonCacheSize, 0, 100_000_000);
   check(

@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import { accountHeader } from './accounts/account-options.js';
 import type { ChangeFilter, SimChange } from './admin/random-changes.js';
 import type { OverridableStream, SimOverride } from './admin/record-overrides.js';
 import type { RequestCounts, SecondCount } from './admin/request-counter.js';
@@ -52,7 +53,12 @@ export interface SimAdminClient {
   requestsPerSecond(): Promise<SecondCount[]>;
 }
 
-export function createSimAdminClient(options: { url: string; adminToken?: string }): SimAdminClient {
+export function createSimAdminClient(options: {
+  url: string;
+  adminToken?: string;
+  /** The account of a simulator serving several (`x-sim-account`, 1..N). @default 1 */
+  account?: number;
+}): SimAdminClient {
   const call = async <T>(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
@@ -65,6 +71,7 @@ export function createSimAdminClient(options: { url: string; adminToken?: string
       reset: true,
       headers: {
         'x-sim-admin': options.adminToken ?? 'dev-admin-token',
+        ...(options.account === undefined ? {} : { [accountHeader]: String(options.account) }),
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),

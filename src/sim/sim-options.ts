@@ -83,6 +83,12 @@ export interface SimOptions {
    * operators. @default 7
    */
   rideDays: number;
+  /**
+   * TMS accounts served by one simulator (src/sim/accounts/): with more than one, account `i` (1..N)
+   * has its own data (seed + i - 1) and API token `<apiToken>-<i>`, the access tokens its login hands
+   * out, its allowance and faults; admin routes take the header `x-sim-account: <i>`. @default 1
+   */
+  accounts: number;
   /** API token accepted by the login operation. @default 'dev-api-token' */
   apiToken: string;
   /** Value of the `x-sim-admin` header that opens the admin routes. @default 'dev-admin-token' */

@@ -1,5 +1,6 @@
+import { startAccounts } from './accounts/start-accounts.js';
 import { createSimServer } from './create-sim-server.js';
-import type { SimOptionsInput } from './resolve-sim-options.js';
+import { resolveSimOptions, type SimOptionsInput } from './resolve-sim-options.js';
 import type { SimOptions } from './sim-options.js';
 
 export interface SimHandle {
@@ -20,10 +21,15 @@ export type StartSimOptions = SimOptionsInput & {
 /** Starts a simulator on a free local port: what tests of the client and the sync engine call. */
 export async function startSim(options: StartSimOptions = {}): Promise<SimHandle> {
   const { host = '127.0.0.1', port = 0, ...simOptions } = options;
-  const { app, options: resolved } = createSimServer(simOptions);
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const resolved = resolveSimOptions(simOptions);
+  if (resolved.accounts > 1) {
+    const served = await startAccounts(resolved, host, port);
+    return { url: `http://${urlHost}:${served.port}`, options: resolved, close: () => served.close() };
+  }
+  const { app } = createSimServer(resolved);
   await app.listen({ host, port });
   const address = app.server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
   return { url: `http://${urlHost}:${boundPort}`, options: resolved, close: () => app.close() };
 }
