@@ -14,7 +14,7 @@ import { workerReadiness } from '../ops/worker-readiness.js';
 import { selectPartitions } from '../sync/select-partitions.js';
 import { createSyncEngine } from '../sync/sync-engine.js';
 import { exitCodes, runCommand } from './cli-failure.js';
-import { readStatus } from './stream-status.js';
+import { readHealth } from './stream-status.js';
 
 export function registerWorkerCommand(program: Command): void {
   program
@@ -92,8 +92,9 @@ async function startWorker(settings: Settings, logger: Logger) {
     },
   );
   const queue = openSyncQueue(settings, redis);
-  const partitions = async () =>
-    (await readStatus(engine.context.store, new Date(), selectPartitions([], settings))).partitions;
+  // Read per scrape and readiness check: the configured partitions listed once, then two reads.
+  const configured = selectPartitions([], settings);
+  const partitions = () => readHealth(engine.context.store, new Date(), configured);
   const { store, client } = engine.context;
   const readiness = workerReadiness({ settings, redis, store, client, partitions });
   const metrics = createSyncMetrics({
