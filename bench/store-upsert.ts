@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { streams } from '../config/streams.js';
-import { openStoreVerbs } from '../src/store/open-store.js';
+import { openStore } from '../src/store/open-store.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -94,22 +94,24 @@ async function storeWriter(
   url: string,
   checkpoint: boolean,
 ): Promise<{ write: Writer; close: () => Promise<void> }> {
-  const store = await openStoreVerbs(url);
-  let version = 0;
+  const store = await openStore(url);
+  // One run, as the engine writes: each page committed (and waited for) through it.
+  const run = await store.openRun({ stream: 'invoices', partition: '', trigger: 'cli' });
   const write: Writer = async (records) => {
-    const state = checkpoint
-      ? { stream: 'invoices', expectedVersion: version, cursor: records.at(-1)!.id as string }
-      : undefined;
-    const result = await store.writePage({
-      stream: 'invoices',
+    const cursor = records.at(-1)!.id as string;
+    await run.commitPage({
       records: records.map((data) => ({ key: String(data.id), sequence: sequenceOf(data), data })),
-      now: new Date(),
-      runId: null,
-      state,
+      state: checkpoint
+        ? { checkpoint: { cursor, cycleMaxSequence: 0, strategyState: null } }
+        : { strategyState: null },
     });
-    version = result.state?.version ?? version;
+    await run.flush();
   };
-  return { write, close: () => store.close() };
+  const close = async () => {
+    await run.finish({ result: 'succeeded', error: null });
+    await store.close();
+  };
+  return { write, close };
 }
 
 function rawSqliteWriter(path: string): Writer {
@@ -162,7 +164,7 @@ async function sqliteRuns(): Promise<Rates[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tms-bench-'));
   try {
     const rawUrl = `sqlite:${join(dir, 'raw.sqlite')}`;
-    await (await openStoreVerbs(rawUrl)).close();
+    await (await openStore(rawUrl)).close();
     const stores = [
       await storeWriter(`sqlite:${join(dir, 'a.sqlite')}`, false),
       await storeWriter(`sqlite:${join(dir, 'b.sqlite')}`, true),
@@ -192,7 +194,7 @@ async function postgresRuns(): Promise<Rates[]> {
   };
   try {
     const rawUrl = await fresh();
-    await (await openStoreVerbs(rawUrl)).close();
+    await (await openStore(rawUrl)).close();
     const writers = [
       await rawPostgresWriter(rawUrl),
       await storeWriter(await fresh(), false),

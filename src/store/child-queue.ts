@@ -1,8 +1,7 @@
 import { type CompiledQuery, type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { StoreDatabase } from './database.js';
-import { StreamUsageError } from './errors.js';
-import type { PendingChildWork } from './store.js';
-import { type StoreContext, streamDb } from './store-context.js';
+import { streamDb } from './store-context.js';
+import type { LeftParent, PendingChildWork } from './store-types.js';
 import { storableText } from './stored-values.js';
 import type { StreamTable } from './stream-tables.js';
 
@@ -45,38 +44,38 @@ export async function enqueueWhere(
 }
 
 /** Queues every row of the parent stream, live or deleted (`--full`, `--reconcile`). */
-export async function enqueueAllParents(context: StoreContext, child: string, parent: string): Promise<void> {
-  const table = unscopedParent(context, child, parent);
-  await enqueueWhere(context.dialect.db, [child], table, sql<SqlBool>`true`, new Date());
+export async function enqueueAllParents(
+  db: Kysely<StoreDatabase>,
+  child: string,
+  parent: StreamTable,
+): Promise<void> {
+  await enqueueWhere(db, [child], parent, sql<SqlBool>`true`, new Date());
 }
 
-/** The next queued parents in id order, after `after`; marks them taken. */
+/** The next queued parents in id order, after `after`; marks them taken (in the caller's transaction). */
 export async function pendingParents(
-  context: StoreContext,
+  trx: Kysely<StoreDatabase>,
   child: string,
   options: { limit: number; after?: string | undefined },
 ): Promise<string[]> {
-  context.catalogued(child);
-  return context.dialect.db.transaction().execute(async (trx) => {
-    const rows = await trx
-      .selectFrom('child_queue')
-      .select('parent_id')
+  const rows = await trx
+    .selectFrom('child_queue')
+    .select('parent_id')
+    .where('stream', '=', child)
+    .$if(options.after !== undefined, (q) => q.where('parent_id', '>', options.after!))
+    .orderBy('parent_id')
+    .limit(options.limit)
+    .execute();
+  const ids = rows.map((row) => row.parent_id);
+  if (ids.length > 0) {
+    await trx
+      .updateTable('child_queue')
+      .set({ taken_at: new Date().toISOString() })
       .where('stream', '=', child)
-      .$if(options.after !== undefined, (q) => q.where('parent_id', '>', options.after!))
-      .orderBy('parent_id')
-      .limit(options.limit)
+      .where('parent_id', 'in', ids)
       .execute();
-    const ids = rows.map((row) => row.parent_id);
-    if (ids.length > 0) {
-      await trx
-        .updateTable('child_queue')
-        .set({ taken_at: new Date().toISOString() })
-        .where('stream', '=', child)
-        .where('parent_id', 'in', ids)
-        .execute();
-    }
-    return ids;
-  });
+  }
+  return ids;
 }
 
 /**
@@ -84,13 +83,12 @@ export async function pendingParents(
  * fetching them serves the entries too, and acks them once done, so no parent is fetched twice.
  */
 export async function takeParents(
-  context: StoreContext,
+  db: Kysely<StoreDatabase>,
   child: string,
   parentIds: readonly string[],
 ): Promise<void> {
-  context.catalogued(child);
   for (let start = 0; start < parentIds.length; start += 1000) {
-    await context.dialect.db
+    await db
       .updateTable('child_queue')
       .set({ taken_at: new Date().toISOString() })
       .where('stream', '=', child)
@@ -101,12 +99,12 @@ export async function takeParents(
 
 /** Removes parents whose children were refreshed, unless they were queued again since they were taken. */
 export async function ackParents(
-  context: StoreContext,
+  db: Kysely<StoreDatabase>,
   child: string,
   parentIds: readonly string[],
 ): Promise<void> {
   for (let start = 0; start < parentIds.length; start += 1000) {
-    await context.dialect.db
+    await db
       .deleteFrom('child_queue')
       .where('stream', '=', child)
       .where('parent_id', 'in', parentIds.slice(start, start + 1000))
@@ -115,26 +113,19 @@ export async function ackParents(
   }
 }
 
-/** A parent whose children could not be fetched, and why (one line, no secret). */
-export interface LeftParent {
-  readonly parentId: string;
-  readonly error: string;
-}
-
 /**
  * Keeps parents queued with the error that stopped their children (`last_error`, `failures` + 1):
  * queued if they were not (a refresh-all pass), left as they are otherwise, so the next pass of
  * this run and the next run take them again.
  */
 export async function leaveParents(
-  context: StoreContext,
+  db: Kysely<StoreDatabase>,
   child: string,
   parents: readonly LeftParent[],
 ): Promise<void> {
-  context.catalogued(child);
   const now = new Date().toISOString();
   for (let start = 0; start < parents.length; start += 500) {
-    await context.dialect.db
+    await db
       .insertInto('child_queue')
       .values(
         parents.slice(start, start + 500).map((left) => ({
@@ -154,13 +145,6 @@ export async function leaveParents(
       )
       .execute();
   }
-}
-
-function unscopedParent(context: StoreContext, child: string, parent: string): StreamTable {
-  context.catalogued(child);
-  const table = context.table(parent);
-  if (table.scopeColumn) throw new StreamUsageError(parent, 'a parent stream must be unscoped');
-  return table;
 }
 
 /**
@@ -186,12 +170,10 @@ export function refreshAllQueries(
 
 /** The pending refresh-all pass of a child stream and where it stands; `take` marks it worked on. */
 export async function refreshAllPending(
-  context: StoreContext,
+  db: Kysely<StoreDatabase>,
   child: string,
   options: { take: boolean },
 ): Promise<{ after: string | undefined } | undefined> {
-  context.catalogued(child);
-  const { db } = context.dialect;
   const row = await db
     .selectFrom('child_refresh')
     .select('after_id')
@@ -214,11 +196,10 @@ export async function refreshAllPending(
  * stands, from the first parent).
  */
 export async function advanceRefreshAll(
-  context: StoreContext,
+  db: Kysely<StoreDatabase>,
   child: string,
   afterId: string | undefined,
 ): Promise<void> {
-  const { db } = context.dialect;
   if (afterId === undefined) {
     await db
       .deleteFrom('child_refresh')
@@ -239,8 +220,7 @@ export async function advanceRefreshAll(
  * Per child stream with work waiting: parents queued, those a run failed on (left, with the
  * latest error), and whether a refresh of every parent is pending.
  */
-export async function pendingChildWork(context: StoreContext): Promise<PendingChildWork[]> {
-  const { db } = context.dialect;
+export async function pendingChildWork(db: Kysely<StoreDatabase>): Promise<PendingChildWork[]> {
   const [queued, marks, latest] = await Promise.all([
     db
       .selectFrom('child_queue')
@@ -252,7 +232,7 @@ export async function pendingChildWork(context: StoreContext): Promise<PendingCh
       .groupBy('stream')
       .execute(),
     db.selectFrom('child_refresh').select('stream').execute(),
-    latestErrors(context),
+    latestErrors(db),
   ]);
   const work = new Map<string, PendingChildWork>();
   const empty = (stream: string): PendingChildWork => ({
@@ -276,8 +256,8 @@ export async function pendingChildWork(context: StoreContext): Promise<PendingCh
 }
 
 /** The error of the most recently queued left parent, per child stream. */
-async function latestErrors(context: StoreContext): Promise<Map<string, string>> {
-  const rows = await context.dialect.db
+async function latestErrors(db: Kysely<StoreDatabase>): Promise<Map<string, string>> {
+  const rows = await db
     .selectFrom('child_queue')
     .select(['stream', 'parent_id', 'last_error', 'queued_at'])
     .where('last_error', 'is not', null)

@@ -1,6 +1,18 @@
-import type { LeftParent } from './child-queue.js';
-import type { StoreVerbs } from './store.js';
+import {
+  ackParents,
+  enqueueAllParents,
+  leaveParents,
+  pendingParents,
+  refreshAllPending,
+  takeParents,
+} from './child-queue.js';
+import { StreamUsageError } from './errors.js';
+import { liveIds, liveKeys } from './read-rows.js';
+import { RefreshAllProgress } from './refresh-all-progress.js';
+import type { StoreContext } from './store-context.js';
+import type { LeftParent } from './store-types.js';
 import type { StreamTable } from './stream-tables.js';
+import type { RunWrite } from './transaction.js';
 
 /** Parents of a child stream taken together; each must be settled, `done` or `leave`, once. */
 export interface ParentBatch {
@@ -13,141 +25,125 @@ export interface ParentBatch {
   leave(parents: readonly LeftParent[]): Promise<void>;
 }
 
-/** What a child stream's run works through. */
-export interface ChildWork {
-  /** Queues every parent row, live or deleted (`--full`, `--reconcile`). Nothing in a dry run. */
-  queueEveryParent(): Promise<void>;
+export const parentsPerBatch = 200;
+
+/**
+ * What a child stream's run works through: the store's child queue and refresh mark. Its writes
+ * are the run's (`RunWrite`): in a dry run each is rolled back, so everything stays queued.
+ */
+export class ChildWork {
+  readonly #context: StoreContext;
+  readonly #write: RunWrite;
+  readonly #signal: AbortSignal | undefined;
+  readonly #child: string;
+  readonly #parent: string;
+  #leftInPass = new Map<string, LeftParent>();
+
+  constructor(
+    context: StoreContext,
+    table: StreamTable,
+    run: { write: RunWrite; signal?: AbortSignal | undefined },
+  ) {
+    if (!table.parent) throw new StreamUsageError(table.name, 'not a child stream');
+    context.catalogued(table.name);
+    this.#context = context;
+    this.#write = run.write;
+    this.#signal = run.signal;
+    this.#child = table.name;
+    this.#parent = table.parent;
+  }
+
+  /** Queues every parent row, live or deleted (`--full`, `--reconcile`). */
+  async queueEveryParent(): Promise<void> {
+    const parent = this.#context.table(this.#parent);
+    if (parent.scopeColumn) throw new StreamUsageError(this.#parent, 'a parent stream must be unscoped');
+    await this.#write('enqueueAllParents', (db) => enqueueAllParents(db, this.#child, parent));
+  }
+
   /**
    * The parents to refresh, in id order, batch by batch: first every live parent when a parent's
    * full cycle asked for it (from where an interrupted pass stood), then the queued parents, then,
    * once every batch before is settled (`settled`), the queue once more if a parent was left in
-   * this run. A parent is off the queue only once `done`; a dry run leaves everything queued. A
-   * parent the refresh-all pass fetched is not fetched again for its queue entry (queued before).
+   * this run. A parent is off the queue only once `done`. A parent the refresh-all pass fetched is
+   * not fetched again for its queue entry (queued before).
    */
-  batches(settled: () => Promise<void>): AsyncIterable<ParentBatch>;
+  async *batches(settled: () => Promise<void>): AsyncIterable<ParentBatch> {
+    const child = this.#child;
+    const pending = await this.#write('refreshAllPending', (db) =>
+      refreshAllPending(db, child, { take: true }),
+    );
+    if (pending) {
+      const refreshAll = new RefreshAllProgress(this.#write, child);
+      for await (const parents of liveIds(this.#context, this.#parent, {
+        batchSize: parentsPerBatch,
+        after: pending.after,
+      })) {
+        this.#signal?.throwIfAborted();
+        refreshAll.begin(parents);
+        // Their queue entries (`--full` queued every parent; a parent page may have too) are
+        // served by this fetch: taken now, acked once done, so the queue pass skips them.
+        await this.#write('takeParents', (db) => takeParents(db, child, parents));
+        yield await this.#batch(parents, refreshAll, async (ids) => {
+          await refreshAll.settled(parents, ids);
+          await this.#ack(ids);
+        });
+      }
+      await settled();
+      await refreshAll.end();
+    }
+    yield* this.#queuePass();
+    await settled();
+    if (this.#leftInPass.size === 0) return;
+    // Faults come in bursts: the parents left are tried once more, after every other parent.
+    this.#leftInPass = new Map();
+    yield* this.#queuePass();
+    await settled();
+  }
+
   /** The parents still left after the run's last pass (the first ones, with their errors) and how many. */
-  left(): { readonly count: number; readonly first: LeftParent | undefined };
-}
+  left(): { readonly count: number; readonly first: LeftParent | undefined } {
+    const values = [...this.#leftInPass.values()];
+    return { count: values.length, first: values[0] };
+  }
 
-export const parentsPerBatch = 200;
-
-/** The child work of a child stream's run (the store's child queue and refresh mark). */
-export function createChildWork(
-  verbs: StoreVerbs,
-  table: StreamTable,
-  options: { readonly dryRun: boolean; readonly signal?: AbortSignal | undefined },
-): ChildWork {
-  const child = table.name;
-  const parent = table.parent;
-  if (!parent) throw new Error(`${child} is not a child stream`);
-  const { dryRun } = options;
-  const refreshAll = refreshAllProgress(verbs, child, dryRun);
-  let leftInPass = new Map<string, LeftParent>();
-
-  const batch = async (
-    parents: string[],
-    settle: (parents: readonly string[]) => Promise<void>,
-  ): Promise<ParentBatch> => ({
-    parents,
-    live: await verbs.liveKeys(parent, parents),
-    async done(ids) {
-      for (const id of ids) leftInPass.delete(id);
-      await settle(ids);
-    },
-    async leave(left) {
-      for (const entry of left) leftInPass.set(entry.parentId, entry);
-      if (!dryRun) await verbs.leaveParents(child, left);
-      await refreshAll.settled(
-        parents,
-        left.map((entry) => entry.parentId),
-      );
-    },
-  });
-
-  async function* queuePass(): AsyncGenerator<ParentBatch> {
+  async *#queuePass(): AsyncGenerator<ParentBatch> {
     let after: string | undefined;
     for (;;) {
-      options.signal?.throwIfAborted();
-      const parents = await verbs.pendingParents(child, { limit: parentsPerBatch, after });
+      this.#signal?.throwIfAborted();
+      const parents = await this.#write('pendingParents', (db) =>
+        pendingParents(db, this.#child, { limit: parentsPerBatch, after }),
+      );
       if (parents.length === 0) return;
       after = parents.at(-1);
-      yield await batch(parents, async (ids) => {
-        if (!dryRun && ids.length > 0) await verbs.ackParents(child, ids);
-      });
+      yield await this.#batch(parents, undefined, (ids) => this.#ack(ids));
     }
   }
 
-  return {
-    async queueEveryParent() {
-      if (!dryRun) await verbs.enqueueAllParents(child, parent);
-    },
-    async *batches(settled) {
-      const pending = await verbs.refreshAllPending(child, { take: !dryRun });
-      if (pending) {
-        for await (const parents of verbs.liveIds(parent, {
-          batchSize: parentsPerBatch,
-          after: pending.after,
-        })) {
-          options.signal?.throwIfAborted();
-          refreshAll.begin(parents);
-          // Their queue entries (`--full` queued every parent; a parent page may have too) are
-          // served by this fetch: taken now, acked once done, so the queue pass skips them.
-          if (!dryRun) await verbs.takeParents(child, parents);
-          yield await batch(parents, async (ids) => {
-            await refreshAll.settled(parents, ids);
-            if (!dryRun && ids.length > 0) await verbs.ackParents(child, ids);
-          });
-        }
-        await settled();
-        await refreshAll.end();
-      }
-      yield* queuePass();
-      await settled();
-      if (leftInPass.size === 0) return;
-      // Faults come in bursts: the parents left are tried once more, after every other parent.
-      leftInPass = new Map();
-      yield* queuePass();
-      await settled();
-    },
-    left() {
-      const values = [...leftInPass.values()];
-      return { count: values.length, first: values[0] };
-    },
-  };
-}
+  async #batch(
+    parents: string[],
+    refreshAll: RefreshAllProgress | undefined,
+    settle: (parents: readonly string[]) => Promise<void>,
+  ): Promise<ParentBatch> {
+    const live = await this.#context.retry('liveKeys', () => liveKeys(this.#context, this.#parent, parents));
+    return {
+      parents,
+      live,
+      done: async (ids) => {
+        for (const id of ids) this.#leftInPass.delete(id);
+        await settle(ids);
+      },
+      leave: async (left) => {
+        for (const entry of left) this.#leftInPass.set(entry.parentId, entry);
+        await this.#write('leaveParents', (db) => leaveParents(db, this.#child, left));
+        await refreshAll?.settled(
+          parents,
+          left.map((entry) => entry.parentId),
+        );
+      },
+    };
+  }
 
-/**
- * Where a refresh-all pass stands: parents settle in any order (fetched at once), but the mark
- * moves only past the longest run of settled parents from the start, so a crash never skips a
- * parent and repeats at most the ones that were in flight.
- */
-function refreshAllProgress(verbs: StoreVerbs, child: string, dryRun: boolean) {
-  const order: string[] = [];
-  const settledIds = new Set<string>();
-  const batches = new Set<readonly string[]>();
-  let advancing: Promise<void> = Promise.resolve();
-  return {
-    begin(parents: readonly string[]) {
-      batches.add(parents);
-      order.push(...parents);
-    },
-    /** Counts `ids` of the batch `parents` as settled, and moves the mark past the settled prefix. */
-    async settled(parents: readonly string[], ids: readonly string[]) {
-      if (!batches.has(parents)) return;
-      for (const id of ids) settledIds.add(id);
-      let last: string | undefined;
-      while (order.length > 0 && settledIds.has(order[0]!)) {
-        last = order.shift();
-        settledIds.delete(last!);
-      }
-      if (last === undefined || dryRun) return;
-      const afterId = last;
-      advancing = advancing.then(() => verbs.advanceRefreshAll(child, afterId));
-      await advancing;
-    },
-    async end() {
-      await advancing;
-      if (!dryRun) await verbs.advanceRefreshAll(child, undefined);
-    },
-  };
+  async #ack(ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.#write('ackParents', (db) => ackParents(db, this.#child, ids));
+  }
 }

@@ -1,20 +1,11 @@
+import type { DeleteGuard, ScopeTally } from './store-types.js';
+
 /**
  * The mass-delete guard (invariant 4), as a user should expect it: it stops what looks like a
  * broken server emptying a table, and never a normal change. A pass is judged by what it would
  * leave, not by how many rows it replaces: a scope whose rows are all replaced by new ones (an
  * invoice's lines after a merge-patch, a day's tasks) loses nothing on balance.
  */
-export interface DeleteGuard {
-  /** A judged scope that would lose more than this share of its live rows on balance is held. @default 0.5 */
-  readonly maxShare?: number;
-  /** A scope is judged on its own from this many live rows (small ones are not: they are not implausible). @default 100 */
-  readonly minRows?: number;
-  /** A run's child scopes are judged together once at least this many of them would be emptied. @default 10 */
-  readonly minScopes?: number;
-  /** Apply every delete and hold none (`--approve-deletes`). @default false */
-  readonly approveAll?: boolean;
-}
-
 export const defaultDeleteGuard: Required<DeleteGuard> = Object.freeze({
   maxShare: 0.5,
   minRows: 100,
@@ -28,12 +19,6 @@ export interface ScopeBalance {
   readonly before: number;
   readonly after: number;
   readonly missing: number;
-}
-
-/** Child scopes a run has judged so far: how many had rows, and how many it would empty. */
-export interface ScopeTally {
-  readonly hadRows: number;
-  readonly emptied: number;
 }
 
 export const noScopes: ScopeTally = Object.freeze({ hadRows: 0, emptied: 0 });

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { StoreDatabase } from './database.js';
 import type { ScopeBalance } from './delete-guard.js';
 import type { StoreContext } from './store-context.js';
-import type { DeleteReason } from './store-dialect.js';
+import type { DeleteReason } from './store-types.js';
 import { toStoredDate } from './stored-values.js';
 
 /** A scope whose deletes the guard held back, as `status` and `approve-deletes` show it. */

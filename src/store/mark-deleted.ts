@@ -2,11 +2,11 @@ import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { StoreDatabase } from './database.js';
 import { StreamUsageError } from './errors.js';
 import { withHistoryContext } from './history/history-context.js';
-import type { DeleteResult, MarkDeletedByScopeInput, MarkDeletedInput, StateTransition } from './store.js';
-import { type StoreContext, scopeValue, streamDb } from './store-context.js';
-import { type DeleteReason, idSetTable } from './store-dialect.js';
+import { type StoreContext, streamDb } from './store-context.js';
+import { idSetTable } from './store-dialect.js';
+import type { DeleteReason } from './store-types.js';
 import type { StreamTable } from './stream-tables.js';
-import { applyTransition } from './sync-state.js';
+import { inTransaction } from './transaction.js';
 
 /** Which live rows of a table a deletion touches: a scope (or all) and an extra condition. */
 export interface DeleteTarget {
@@ -17,48 +17,28 @@ export interface DeleteTarget {
   readonly match?: Expression<SqlBool>;
 }
 
-/** Thrown inside a dry run's transaction to roll it back with the count in hand. */
-class DryRunRollback extends Error {
-  constructor(readonly deleted: number) {
-    super('dry run rolled back');
-  }
+/** The live rows of these scopes (parents gone upstream) to mark deleted, as a run gives them. */
+export interface ScopesDeletedInput {
+  readonly stream: string;
+  readonly scopeValues: Iterable<string>;
+  readonly now: Date;
+  readonly runId: number | null;
+  /** A dry run: the same transaction, rolled back, for its count. */
+  readonly rollback: boolean;
 }
 
-/** Marks live rows of the given ids deleted (e.g. found gone one by one), in one transaction. */
-export async function markDeleted(context: StoreContext, input: MarkDeletedInput): Promise<DeleteResult> {
-  const table = context.table(input.stream);
-  const scope = scopeValue(table, input.scope);
-  return context.dialect.db.transaction().execute((trx) =>
-    withHistoryContext(context, trx, { table, runId: input.runId }, async () => {
-      await context.dialect.loadIdSet(trx, input.ids);
-      const target = { table, scope, match: inIdSet(table, 'id') };
-      return finishDelete(context, trx, await setDeleted(trx, target, input.reason, input.now), input);
-    }),
-  );
-}
-
-/** Marks every live row of the given scope values deleted: the children of deleted parents. */
-export async function markDeletedByScope(
-  context: StoreContext,
-  input: MarkDeletedByScopeInput,
-): Promise<DeleteResult> {
+/** Marks every live row of the given scope values `parent_deleted`: the children of deleted parents. Answers how many. */
+export async function markDeletedByScope(context: StoreContext, input: ScopesDeletedInput): Promise<number> {
   const table = context.table(input.stream);
   if (!table.scopeColumn) throw new StreamUsageError(table.name, 'the stream has no scope to delete by');
   const column = table.scopeColumn;
-  try {
-    return await context.dialect.db.transaction().execute((trx) =>
-      withHistoryContext(context, trx, { table, runId: input.runId }, async () => {
-        await context.dialect.loadIdSet(trx, input.scopeValues);
-        const target = { table, scope: null, match: inIdSet(table, column) };
-        const deleted = await setDeleted(trx, target, input.reason ?? 'parent_deleted', input.now);
-        if (input.dryRun) throw new DryRunRollback(deleted);
-        return finishDelete(context, trx, deleted, input);
-      }),
-    );
-  } catch (error) {
-    if (error instanceof DryRunRollback) return { deleted: error.deleted };
-    throw error;
-  }
+  return inTransaction(context.dialect.db, input.rollback, (trx) =>
+    withHistoryContext(context, trx, { table, runId: input.runId }, async () => {
+      await context.dialect.loadIdSet(trx, input.scopeValues);
+      const target = { table, scope: null, match: inIdSet(table, column) };
+      return setDeleted(trx, target, 'parent_deleted', input.now);
+    }),
+  );
 }
 
 /**
@@ -100,15 +80,4 @@ export async function setDeleted(
     .where(targetWhere(target))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
-}
-
-/** Applies the optional transition of a deletion, in its transaction. */
-export async function finishDelete(
-  context: StoreContext,
-  trx: Kysely<StoreDatabase>,
-  deleted: number,
-  input: { readonly state?: StateTransition; readonly now: Date },
-): Promise<DeleteResult> {
-  if (!input.state) return { deleted };
-  return { deleted, state: await applyTransition(trx, context.dialect.types, input.state, input.now) };
 }

@@ -1,14 +1,44 @@
 import { type Kysely, type SqlBool, sql, type Transaction } from 'kysely';
 import { enqueueWhere } from './child-queue.js';
 import type { StoreDatabase } from './database.js';
-import { heldScopes, noScopes, type ScopeBalance, type ScopeTally, tallyOf } from './delete-guard.js';
+import { heldScopes, noScopes, type ScopeBalance, tallyOf } from './delete-guard.js';
 import { approvedScopes, clearHeld, holdDeletes } from './held-deletes.js';
 import { withHistoryContext } from './history/history-context.js';
-import { type DeleteTarget, finishDelete, inIdSet, setDeleted, targetWhere } from './mark-deleted.js';
-import type { MarkMissingInput, MarkMissingResult, ReplaceScopesInput } from './store.js';
+import { type DeleteTarget, inIdSet, setDeleted, targetWhere } from './mark-deleted.js';
 import { type StoreContext, scopeValue, streamDb } from './store-context.js';
 import type { IdSetEntry } from './store-dialect.js';
+import type { DeleteGuard, ScopeTally } from './store-types.js';
 import type { StreamTable } from './stream-tables.js';
+import { inTransaction } from './transaction.js';
+
+/** A complete pass over one scope, as a run gives it (`PartitionRun.markMissing`). */
+export interface MarkMissingInput {
+  readonly stream: string;
+  readonly scope?: string | undefined;
+  /** Every id seen in the complete pass; live rows of the scope not in it are marked deleted. */
+  readonly seenIds: Iterable<string>;
+  readonly reason: 'snapshot_missing' | 'reconcile_missing';
+  /** Rows the pass inserted (they count on the scope's balance, delete-guard.ts). @default 0 */
+  readonly listedNew?: number | undefined;
+  /** The mass-delete guard's thresholds. @default defaultDeleteGuard */
+  readonly guard?: DeleteGuard | undefined;
+  /** Child streams whose children of the rows marked missing must be marked too: the ids join the child queue. */
+  readonly enqueueChildren?: readonly string[];
+  readonly now: Date;
+  /** The run that deletes: recorded with the versions it closes (docs/history.md). */
+  readonly runId: number | null;
+  /** A dry run: the same transaction, rolled back, for its counts. */
+  readonly rollback: boolean;
+}
+
+export interface MarkMissingResult {
+  /** Rows marked deleted (or that would be, in a dry run). */
+  readonly deleted: number;
+  /** Live rows of the scope before the pass. */
+  readonly live: number;
+  /** Rows the guard kept live (the scope is in `held_deletes`). */
+  readonly held: number;
+}
 
 /**
  * After a complete pass (snapshot or reconciliation), marks the live rows of the scope whose id
@@ -26,13 +56,9 @@ export async function markMissing(
   const pass = { ...input, seenIds: [...input.seenIds] };
   const settled = await settledPass(context, table, pass);
   if (settled) return settled;
-  return context.dialect.db
-    .transaction()
-    .execute((trx) =>
-      withHistoryContext(context, trx, { table, runId: input.runId }, () =>
-        markMissingIn(context, trx, pass),
-      ),
-    );
+  return inTransaction(context.dialect.db, input.rollback, (trx) =>
+    withHistoryContext(context, trx, { table, runId: input.runId }, () => markMissingIn(context, trx, pass)),
+  );
 }
 
 /** Passes of at most this many ids are first checked in one statement (`settledPass`). */
@@ -48,7 +74,6 @@ async function settledPass(
   table: StreamTable,
   input: MarkMissingInput,
 ): Promise<MarkMissingResult | undefined> {
-  if (input.state) return undefined;
   const seen = [...new Set(input.seenIds)];
   if (seen.length > settledCheckLimit) return undefined;
   const scope = scopeValue(table, input.scope);
@@ -90,17 +115,15 @@ async function markMissingIn(
     missing: wouldDelete,
   };
   const held = await judge(trx, input, [balance], undefined);
-  if (input.dryRun)
-    return { deleted: held.length ? 0 : wouldDelete, held: held.length ? wouldDelete : 0, live };
-  if (held.length > 0) return { ...(await finishDelete(context, trx, 0, input)), held: wouldDelete, live };
+  if (held.length > 0) return { deleted: 0, held: wouldDelete, live };
   if (children.length > 0) await enqueueWhere(trx, children, table, targetWhere(missing), input.now);
   const deleted = await setDeleted(trx, missing, input.reason, input.now);
-  return { ...(await finishDelete(context, trx, deleted, input)), held: 0, live };
+  return { deleted, held: 0, live };
 }
 
-export interface ScopesMissingPass
-  extends Pick<MarkMissingInput, 'stream' | 'now' | 'guard' | 'dryRun' | 'runId'>,
-    Pick<ReplaceScopesInput, 'earlier'> {
+export interface ScopesMissingPass extends Pick<MarkMissingInput, 'stream' | 'now' | 'guard' | 'runId'> {
+  /** The scopes the run's earlier batches judged: the guard counts emptied scopes over the run. @default none */
+  readonly earlier?: ScopeTally | undefined;
   readonly table: StreamTable;
   /** The scopes whose complete lists were seen (at least one), with how many records each listed. */
   readonly listed: ReadonlyMap<string, number>;
@@ -141,7 +164,7 @@ export async function markMissingInScopes(
     .reduce((sum, b) => sum + b.missing, 0);
   const deleted = applied.reduce((sum, balance) => sum + balance.missing, 0);
   const apply = async () =>
-    pass.dryRun || deleted === 0
+    deleted === 0
       ? deleted
       : setDeleted(trx, { ...missing, scope: applied.map((b) => b.scope) }, 'snapshot_missing', pass.now);
   return { deleted, held: heldRows, scopes: tallyOf(balances), apply };
@@ -149,11 +172,11 @@ export async function markMissingInScopes(
 
 /**
  * The held scopes of a pass (approved ones apply), recorded in `held_deletes`; scopes the pass
- * settles are cleared from it. Nothing is written in a dry run.
+ * settles are cleared from it.
  */
 async function judge(
   trx: Kysely<StoreDatabase>,
-  pass: Pick<MarkMissingInput, 'stream' | 'guard' | 'dryRun' | 'runId' | 'now'> & {
+  pass: Pick<MarkMissingInput, 'stream' | 'guard' | 'runId' | 'now'> & {
     reason?: MarkMissingInput['reason'];
   },
   balances: readonly ScopeBalance[],
@@ -168,7 +191,6 @@ async function judge(
   const held = heldScopes(balances, pass.guard ?? {}, earlier).filter(
     (balance) => !approved.has(balance.scope),
   );
-  if (pass.dryRun) return held;
   const heldNow = new Set(held.map((balance) => balance.scope));
   const settled = balances
     .map((b) => b.scope)

@@ -2,41 +2,28 @@ import { type KyselyPlugin, sql } from 'kysely';
 import { streams } from '../../config/streams.js';
 import type { Logger } from '../logger.js';
 import { redactUrl } from '../secrets/url-credentials.js';
-import {
-  ackParents,
-  advanceRefreshAll,
-  enqueueAllParents,
-  leaveParents,
-  pendingChildWork,
-  pendingParents,
-  refreshAllPending,
-  takeParents,
-} from './child-queue.js';
+import { pendingChildWork } from './child-queue.js';
 import { describeColumns } from './columns/describe-columns.js';
 import { createCommandOutbox, retriedOutbox } from './commands/command-outbox.js';
 import { StoreConnectionError } from './errors.js';
 import { approveDeletes, listHeldDeletes } from './held-deletes.js';
 import { readHistory } from './history/read-history.js';
 import { switchHistory } from './history/switch-history.js';
-import { markDeleted, markDeletedByScope } from './mark-deleted.js';
-import { markMissing } from './mark-missing.js';
 import { migrateStore } from './migrations/migrate-store.js';
-import { openPartitionRun } from './partition-run.js';
-import { countRows, liveIds, liveKeys, readRows, referencedIds } from './read-rows.js';
-import { replaceScopes } from './replace-scopes.js';
+import { PartitionRun } from './partition-run.js';
+import { countRows, liveKeys, readRows } from './read-rows.js';
 import { resetStream } from './reset-stream.js';
 import { openSqliteDialect } from './sqlite/sqlite-dialect.js';
 import { sqlitePathProblem } from './sqlite/sqlite-path-problem.js';
-import type { Store, StoreVerbs, WritePageInput } from './store.js';
+import type { Store } from './store.js';
 import { createStoreContext } from './store-context.js';
 import type { StoreDialect } from './store-dialect.js';
-import { type StoreRetryOptions, withStoreRetry } from './store-retry.js';
+import type { StoreRetryOptions } from './store-retry.js';
 import { type StoreLocation, storeLocation } from './store-url.js';
 import { createStreamPresence } from './stream-presence.js';
 import { type Catalogue, type StreamTable, streamTables } from './stream-tables.js';
-import { finishRun, lastRuns, lastSuccesses, listRuns, startRun } from './sync-runs.js';
-import { everCommitted, listStates, readState } from './sync-state.js';
-import { previewPage, writePage } from './write-page.js';
+import { lastRuns, lastSuccesses, listRuns } from './sync-runs.js';
+import { everCommitted, listStates } from './sync-state.js';
 
 export interface OpenStoreOptions {
   /** Run pending migrations on open. @default true */
@@ -79,18 +66,10 @@ export interface OpenStoreOptions {
  * told otherwise, migrates it to the catalogue. Errors name STORE_URL and never show a password.
  */
 export async function openStore(url: string | undefined, options: OpenStoreOptions = {}): Promise<Store> {
-  return openStoreVerbs(url, options);
-}
-
-/** `openStore` with the SQL verbs under the store (for the store's own tests and tools). */
-export async function openStoreVerbs(
-  url: string | undefined,
-  options: OpenStoreOptions = {},
-): Promise<StoreVerbs> {
   const location = storeLocation(url, options.schema);
   const tables = streamTables(options.catalogue ?? streams, options.sequenceField);
   const dialect = withPlugins(await openDialect(location, options), options.plugins ?? []);
-  const store = createStore(dialect, tables, {
+  const { store, loadColumns } = createStore(dialect, tables, {
     logger: options.logger,
     history: options.history,
     streams: options.streams,
@@ -113,7 +92,7 @@ export async function openStoreVerbs(
     });
   } else {
     // A store not migrated yet has no columns to read; a write that finds them moved reads them again.
-    await store.loadColumns().catch(() => undefined);
+    await loadColumns().catch(() => undefined);
   }
   return store;
 }
@@ -152,33 +131,26 @@ async function openDialect(location: StoreLocation, options: OpenStoreOptions): 
   }
 }
 
-/** A page named by its stream and the keys it holds, for a refusal's message. */
-function pageSubject(input: WritePageInput): string {
-  const ids = input.records.map((record) => record.key);
-  const scope = input.scope === undefined ? '' : ` (scope ${input.scope})`;
-  const keys = ids.length <= 2 ? ids.join(', ') : `${ids[0]} ... ${ids.at(-1)}`;
-  return `the page of ${input.stream}${scope} with ${ids.length} records (keys ${keys || 'none'})`;
-}
-
 /**
- * Binds the verbs to one dialect; nothing here knows which database it is. Every verb that is one
+ * Binds the store to one dialect; nothing here knows which database it is. Every call that is one
  * transaction or one read runs under the store's retry (store-retry.ts): a dropped connection or
- * a busy database costs a repeat, not the run.
+ * a busy database costs a repeat, not the run. `loadColumns` reads the typed columns again.
  */
-export function createStore(
+function createStore(
   dialect: StoreDialect,
   tables: ReadonlyMap<string, StreamTable>,
   options: StoreRetryOptions & Pick<OpenStoreOptions, 'history' | 'streams'> = {},
-): StoreVerbs {
+): { store: Store; loadColumns: () => Promise<void> } {
   const { history: _history, streams: selected, ...retry } = options;
   const presence = createStreamPresence(selected);
-  const context = createStoreContext(dialect, tables, presence);
+  const context = createStoreContext(dialect, tables, presence, retry);
   const { db, types } = dialect;
   const retried =
     <A extends unknown[], R>(verb: string, run: (...args: A) => Promise<R>) =>
     (...args: A) =>
-      withStoreRetry(verb, () => run(...args), retry);
-  const verbs: Omit<StoreVerbs, 'openRun'> = {
+      context.retry(verb, () => run(...args));
+  const loadColumns = retried('loadColumns', () => context.schemas.load());
+  const store: Store = {
     dialect: dialect.name,
     migrate: retried('migrate', async () => {
       const { present, ...summary } = await migrateStore(dialect, [...tables.values()], presence.selected);
@@ -190,63 +162,32 @@ export function createStore(
       if (history.enabled.length + history.disabled.length > 0) await context.schemas.load();
       return { ...summary, history };
     }),
-    // Retried like every verb: a connection dropped at start-up is a blip, not a dead store.
+    // Retried like every call: a connection dropped at start-up is a blip, not a dead store.
     ping: retried('ping', async () => {
       await sql`select 1`.execute(db);
     }),
-    // The page verbs retry their transaction only, not the wait for the page before them.
-    writePage: (input) =>
-      writePage(context, input, (run) => withStoreRetry('writePage', run, retry, pageSubject(input))),
-    previewPage: (input) =>
-      previewPage(context, input, (run) => withStoreRetry('previewPage', run, retry, pageSubject(input))),
-    markDeleted: retried('markDeleted', (input) => markDeleted(context, input)),
-    markMissing: retried('markMissing', (input) => markMissing(context, input)),
-    markDeletedByScope: retried('markDeletedByScope', (input) => markDeletedByScope(context, input)),
-    replaceScopes: retried('replaceScopes', (input) => replaceScopes(context, input)),
-    readState: retried('readState', (stream, partition) => readState(db, types, stream, partition)),
+    openRun: async (input) => {
+      await presence.ensure(input.stream, () => store.migrate());
+      return PartitionRun.open(context, context.table(input.stream), input);
+    },
     listStates: retried('listStates', () => listStates(db, types)),
     everCommitted: retried('everCommitted', (stream, partition) => everCommitted(db, stream, partition)),
-    resetState: retried('resetState', (stream, options = {}) =>
-      resetStream(context, { ...options, stream, now: new Date() }),
-    ),
-    startRun: retried('startRun', (input) => startRun(db, input)),
-    finishRun: retried('finishRun', (runId, input) => finishRun(db, runId, input)),
     listRuns: retried('listRuns', (filter) => listRuns(db, filter)),
     lastRuns: retried('lastRuns', () => lastRuns(db)),
     lastSuccesses: retried('lastSuccesses', () => lastSuccesses(db)),
-    loadColumns: retried('loadColumns', () => context.schemas.load()),
-    describeColumns: retried('describeColumns', (stream) => describeColumns(context, stream)),
+    pendingChildWork: retried('pendingChildWork', () => pendingChildWork(db)),
     heldDeletes: retried('heldDeletes', (stream) => listHeldDeletes(db, stream)),
-    approveDeletes: retried('approveDeletes', (input) => approveDeletes(context, input)),
-    enqueueAllParents: retried('enqueueAllParents', (child, parent) =>
-      enqueueAllParents(context, child, parent),
-    ),
-    pendingChildWork: retried('pendingChildWork', () => pendingChildWork(context)),
-    refreshAllPending: retried('refreshAllPending', (child, options) =>
-      refreshAllPending(context, child, options),
-    ),
-    advanceRefreshAll: retried('advanceRefreshAll', (child, afterId) =>
-      advanceRefreshAll(context, child, afterId),
-    ),
-    pendingParents: retried('pendingParents', (child, options) => pendingParents(context, child, options)),
-    takeParents: retried('takeParents', (child, parentIds) => takeParents(context, child, parentIds)),
-    ackParents: retried('ackParents', (child, parentIds) => ackParents(context, child, parentIds)),
-    leaveParents: retried('leaveParents', (child, parents) => leaveParents(context, child, parents)),
+    describeColumns: retried('describeColumns', (stream) => describeColumns(context, stream)),
+    readRows: retried('readRows', (stream, filter) => readRows(context, stream, filter)),
     countRows: retried('countRows', (stream, filter) => countRows(context, stream, filter)),
     liveKeys: retried('liveKeys', (stream, ids) => liveKeys(context, stream, ids)),
-    readRows: retried('readRows', (stream, filter) => readRows(context, stream, filter)),
     history: retried('history', (stream, key) => readHistory(context, stream, key)),
-    liveIds: (stream, options) => liveIds(context, stream, options),
-    referencedIds: retried('referencedIds', (stream, options) => referencedIds(context, stream, options)),
-    commands: retriedOutbox(createCommandOutbox(dialect), (verb, run) => withStoreRetry(verb, run, retry)),
+    resetState: retried('resetState', (stream, options = {}) =>
+      resetStream(context, { ...options, stream, now: new Date() }),
+    ),
+    approveDeletes: retried('approveDeletes', (input) => approveDeletes(context, input)),
+    commands: retriedOutbox(createCommandOutbox(dialect), context.retry),
     close: () => db.destroy(),
   };
-  const store: StoreVerbs = {
-    ...verbs,
-    openRun: async (input) => {
-      await presence.ensure(input.stream, () => store.migrate());
-      return openPartitionRun(store, context.table(input.stream), input);
-    },
-  };
-  return store;
+  return { store, loadColumns };
 }

@@ -9,8 +9,8 @@ import {
   schemaCheck,
 } from './columns/schema-statements.js';
 import type { MappedRow } from './row-mapping.js';
-import type { StoreRecord } from './store.js';
 import type { StoreContext } from './store-context.js';
+import type { StoreRecord } from './store-types.js';
 import { reservedNames, type StreamTable } from './stream-tables.js';
 
 /** One scope's records (null scope for unscoped streams). */

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
-import type { LiveBatchOptions, RowFilter, StoredRow } from './store.js';
 import { type StoreContext, scopeValue, streamDb } from './store-context.js';
-import type { DeleteReason } from './store-dialect.js';
+import type { DeleteReason, RowFilter, StoredRow } from './store-types.js';
 import { recordFromData } from './stored-record.js';
 import { decodeColumn, toStoredDate } from './stored-values.js';
 import type { StreamTable } from './stream-tables.js';
@@ -60,6 +59,15 @@ export async function readRows(
     deletedReason: row.deleted_reason as DeleteReason | null,
     columns: Object.fromEntries(table.columns.map((c) => [c.name, decodeColumn(c.type, row[c.name])])),
   }));
+}
+
+export interface LiveBatchOptions {
+  /** Required exactly for scoped streams. */
+  readonly scope?: string;
+  /** @default 10000 */
+  readonly batchSize?: number;
+  /** Start after this id (ids come in id order). @default undefined */
+  readonly after?: string | undefined;
 }
 
 /** Live ids in key order, by keyset pages: no cursor stays open, so the caller may write in between. */

@@ -3,15 +3,32 @@ import { SchemaMovedError } from './errors.js';
 import { historyContext } from './history/history-context.js';
 import { markMissingInScopes } from './mark-missing.js';
 import { prepareRows } from './prepare-rows.js';
-import type { ReplaceScopesInput, ReplaceScopesResult } from './store.js';
 import { type StoreContext, scopeValue } from './store-context.js';
 import type { IdSetEntry } from './store-dialect.js';
+import type { DeleteGuard, ScopeReplacement, ScopeTally, UpsertCounts } from './store-types.js';
+import { inTransaction, rollBackWith } from './transaction.js';
 
-/** Thrown inside the transaction to roll it back with the outcome in hand. */
-class Rollback extends Error {
-  constructor(readonly result: ReplaceScopesResult | 'schema') {
-    super('replaceScopes rolled back');
-  }
+/** A batch of child scopes' complete lists, as a run gives it (`PartitionRun.replaceScopes`). */
+export interface ReplaceScopesInput {
+  readonly stream: string;
+  readonly scopes: readonly ScopeReplacement[];
+  readonly now: Date;
+  readonly runId: number | null;
+  /** The mass-delete guard, judging the batch (delete-guard.ts). @default defaultDeleteGuard */
+  readonly guard?: DeleteGuard | undefined;
+  /** The scopes the run's earlier batches judged: the guard counts emptied scopes over the run. @default none */
+  readonly earlier?: ScopeTally;
+  /** A dry run: the same transaction, rolled back, for its counts. */
+  readonly rollback: boolean;
+}
+
+export interface ReplaceScopesResult extends UpsertCounts {
+  readonly drift: number;
+  readonly deleted: number;
+  /** Rows the guard kept live (their scopes are in `held_deletes`). */
+  readonly held: number;
+  /** What this batch adds to the run's tally of judged scopes. */
+  readonly scopes: ScopeTally;
 }
 
 const schemaAttempts = 5;
@@ -70,40 +87,35 @@ async function attemptReplace(
   let outcome: ReplaceScopesResult | 'schema';
   try {
     await prepared.ready();
-    outcome = await context.dialect.db.transaction().execute(async (trx) => {
-      if (prepared.growth) {
-        if ((await trx.executeQuery(prepared.growth.claim)).rows.length === 0) throw new Rollback('schema');
-        for (const statement of prepared.growth.statements) await trx.executeQuery(statement);
-      }
-      const history = historyContext(context, prepared.table, input.runId);
-      for (const statement of history.before) await trx.executeQuery(statement);
-      const missing = await markMissingInScopes(context, trx, {
-        ...input,
-        table: prepared.table,
-        listed,
-        seen,
-      });
-      const counts = await upsert(trx);
-      for (const statement of prepared.statements) await trx.executeQuery(statement);
-      if (prepared.check && (await trx.executeQuery(prepared.check)).rows.length === 0)
-        throw new Rollback('schema');
-      const deleted = await missing.apply();
-      for (const statement of history.after) await trx.executeQuery(statement);
-      const result = {
-        ...counts,
-        drift: prepared.drift,
-        deleted,
-        held: missing.held,
-        scopes: missing.scopes,
-      };
-      if (input.dryRun) throw new Rollback(result);
-      return result;
-    });
+    outcome = await inTransaction<ReplaceScopesResult | 'schema'>(
+      context.dialect.db,
+      input.rollback,
+      async (trx) => {
+        if (prepared.growth) {
+          if ((await trx.executeQuery(prepared.growth.claim)).rows.length === 0) rollBackWith('schema');
+          for (const statement of prepared.growth.statements) await trx.executeQuery(statement);
+        }
+        const history = historyContext(context, prepared.table, input.runId);
+        for (const statement of history.before) await trx.executeQuery(statement);
+        const missing = await markMissingInScopes(context, trx, {
+          ...input,
+          table: prepared.table,
+          listed,
+          seen,
+        });
+        const counts = await upsert(trx);
+        for (const statement of prepared.statements) await trx.executeQuery(statement);
+        if (prepared.check && (await trx.executeQuery(prepared.check)).rows.length === 0)
+          rollBackWith('schema');
+        const deleted = await missing.apply();
+        for (const statement of history.after) await trx.executeQuery(statement);
+        return { ...counts, drift: prepared.drift, deleted, held: missing.held, scopes: missing.scopes };
+      },
+    );
   } catch (error) {
     await prepared.settle(false);
-    if (error instanceof Rollback) return error.result;
     throw error;
   }
-  await prepared.settle(true);
+  await prepared.settle(outcome !== 'schema' && !input.rollback);
   return outcome;
 }

@@ -1,6 +1,6 @@
 import type { ColumnValue } from './columns/column-values.js';
 import { createRecordWalker, type PageObservations } from './columns/record-walk.js';
-import type { StoreRecord } from './store.js';
+import type { StoreRecord } from './store-types.js';
 import type { StreamTable } from './stream-tables.js';
 
 /** A record ready for a stream table; `values` follow `StreamTable.columns`. */

@@ -4,6 +4,7 @@ import type { StoreDatabase, StreamTables } from './database.js';
 import { StreamUsageError } from './errors.js';
 import { createRowMapper, type RowMapper } from './row-mapping.js';
 import type { PageUpsert, StoreDialect } from './store-dialect.js';
+import { type StoreRetryOptions, withStoreRetry } from './store-retry.js';
 import type { StreamPresence } from './stream-presence.js';
 import type { StreamTable } from './stream-tables.js';
 
@@ -23,12 +24,18 @@ export interface StoreContext {
   mapper(table: StreamTable): RowMapper;
   /** Built once per table version, after migrations created the table. */
   upsert(table: StreamTable): PageUpsert;
+  /**
+   * Runs one transaction or read under the store's retry (store-retry.ts): a dropped connection or
+   * a busy database costs a repeat, not the run. A refusal names `what` (@default the verb).
+   */
+  retry<T>(verb: string, run: () => Promise<T>, what?: string): Promise<T>;
 }
 
 export function createStoreContext(
   dialect: StoreDialect,
   tables: ReadonlyMap<string, StreamTable>,
   presence?: Pick<StreamPresence, 'check'>,
+  retry: StoreRetryOptions = {},
 ): StoreContext {
   const mappers = new WeakMap<StreamTable, RowMapper>();
   const upserts = new WeakMap<StreamTable, PageUpsert>();
@@ -47,6 +54,7 @@ export function createStoreContext(
     catalogued,
     mapper: (table) => cached(mappers, table, () => createRowMapper(table)),
     upsert: (table) => cached(upserts, table, () => dialect.createPageUpsert(table)),
+    retry: (verb, run, what) => withStoreRetry(verb, run, retry, what),
   };
 }
 

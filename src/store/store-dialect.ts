@@ -12,11 +12,8 @@ import type { ColumnValue } from './columns/column-values.js';
 import type { StoreDatabase } from './database.js';
 import type { HistorySql } from './history/history-dialect.js';
 import type { MappedRow } from './row-mapping.js';
-import type { ReceivedRecords } from './store.js';
+import type { DeleteReason, ReceivedRecords, UpsertCounts } from './store-types.js';
 import type { StreamTable } from './stream-tables.js';
-
-/** Why a row is marked deleted (docs/store.md). */
-export type DeleteReason = 'upstream' | 'snapshot_missing' | 'reconcile_missing' | 'parent_deleted';
 
 /** Rows of one scope (null for unscoped tables), mapped and deduplicated by key. */
 export interface ScopeRows {
@@ -39,16 +36,6 @@ export interface PageUpsertInput {
    * `position` (WritePageInput.received), and how many records were parsed. @default undefined
    */
   readonly received?: (ReceivedRecords & { readonly count: number }) | undefined;
-}
-
-/** What a page upsert did, row by row; the four counts add up to the rows given. */
-export interface UpsertCounts {
-  readonly inserted: number;
-  readonly updated: number;
-  /** Same data, sequence and live state: the row was not rewritten. */
-  readonly unchanged: number;
-  /** The stored row has a higher sequence: the record was older and lost (invariant 5). */
-  readonly staleSkipped: number;
 }
 
 /**

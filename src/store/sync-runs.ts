@@ -1,15 +1,23 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { StoreDatabase, SyncRunsTable } from './database.js';
-import type {
-  FinishRunInput,
-  RunFilter,
-  RunResult,
-  RunSuccess,
-  RunTrigger,
-  StartRunInput,
-  SyncRun,
-} from './store.js';
+import type { RunCounts, RunFilter, RunResult, RunSuccess, RunTrigger, SyncRun } from './store-types.js';
 import { storableText, toStoredDate } from './stored-values.js';
+
+export interface StartRunInput {
+  readonly stream: string;
+  /** @default '' */
+  readonly partition?: string;
+  readonly trigger: RunTrigger;
+  /** @default new Date() */
+  readonly now?: Date;
+}
+
+export interface FinishRunInput extends RunCounts {
+  readonly result: Exclude<RunResult, 'running'>;
+  readonly error?: string | null;
+  /** @default new Date() */
+  readonly now?: Date;
+}
 
 /** Records the start of a run (result `running`) and returns its id. */
 export async function startRun(db: Kysely<StoreDatabase>, input: StartRunInput): Promise<number> {

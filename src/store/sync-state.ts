@@ -1,9 +1,36 @@
 import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import type { StoreDatabase, SyncStateTable } from './database.js';
 import { StateConflictError, WatermarkRegressionError } from './errors.js';
-import type { StateTransition, SyncState } from './store.js';
 import type { SqlTypes } from './store-dialect.js';
+import type { SyncState } from './store-types.js';
 import { toStoredDate } from './stored-values.js';
+
+/**
+ * A compare-and-set on `sync_state`, applied in the same transaction as the data it describes
+ * (docs/sync-engine.md, invariants 1 and 3). Omitted fields keep their committed value; null clears them.
+ */
+export interface StateTransition {
+  readonly stream: string;
+  /** @default '' */
+  readonly partition?: string;
+  /** The `version` the run read; the transition fails with `StateConflictError` if the row moved. */
+  readonly expectedVersion: number;
+  /** Never lower than the committed one (`WatermarkRegressionError`); only `resetState` forgets it. */
+  readonly watermark?: number | null;
+  readonly cursor?: string | null;
+  readonly cycleMaxSequence?: number | null;
+  readonly strategyState?: unknown;
+}
+
+/**
+ * A transition as a page's transaction carries it: the one statement to run (it answers the new
+ * row, or none when refused), and what that answer means: the state committed, or the refusal
+ * (`StateConflictError`, `WatermarkRegressionError`) thrown.
+ */
+export interface StateWrite {
+  readonly query: CompiledQuery;
+  outcome(row: unknown): Promise<SyncState>;
+}
 
 /** The committed state of a stream partition; version 0 with nulls when it was never written. */
 export async function readState(
@@ -44,28 +71,26 @@ export async function listStates(db: Kysely<StoreDatabase>, types: SqlTypes): Pr
 }
 
 /**
- * Applies a transition inside the caller's transaction (invariant 3) in one statement: the write
- * only matches the row at `expectedVersion` (and, for a new watermark, one not above it), so of
- * two runs that read the same version exactly one commits; the other's whole transaction rolls
- * back with `StateConflictError`. Only a refused write reads the row again, to say why.
+ * The write of a transition (invariant 3) in one statement: it only matches the row at
+ * `expectedVersion` (and, for a new watermark, one not above it), so of two runs that read the same
+ * version exactly one commits; the other's whole transaction rolls back with `StateConflictError`.
+ * Only a refused write reads the row again, to say why.
  */
-export async function applyTransition(
-  trx: Kysely<StoreDatabase>,
+export function stateWrite(
+  db: Kysely<StoreDatabase>,
   types: SqlTypes,
   transition: StateTransition,
   now: Date,
-): Promise<SyncState> {
-  const row = (await trx.executeQuery(transitionQuery(trx, transition, now))).rows[0];
-  if (row) return decodeState(row as Selectable<SyncStateTable>, types);
-  return refuseTransition(trx, types, transition);
+): StateWrite {
+  return {
+    query: transitionQuery(db, transition, now),
+    outcome: async (row) =>
+      row ? decodeState(row as Selectable<SyncStateTable>, types) : refuseTransition(db, types, transition),
+  };
 }
 
 /** The one statement of a transition; it returns the new row, or none when refused. */
-export function transitionQuery(
-  db: Kysely<StoreDatabase>,
-  transition: StateTransition,
-  now: Date,
-): CompiledQuery {
+function transitionQuery(db: Kysely<StoreDatabase>, transition: StateTransition, now: Date): CompiledQuery {
   const { stream, expectedVersion, watermark } = transition;
   const partition = transition.partition ?? '';
   const values = {
@@ -98,13 +123,8 @@ export function transitionQuery(
     .compile();
 }
 
-/** The state a transition's returned row describes. */
-export function transitionState(row: unknown, types: SqlTypes): SyncState {
-  return decodeState(row as Selectable<SyncStateTable>, types);
-}
-
 /** Reads why a transition was refused and throws it: another run moved the state, or the watermark would go back. */
-export async function refuseTransition(
+async function refuseTransition(
   db: Kysely<StoreDatabase>,
   types: SqlTypes,
   transition: StateTransition,
@@ -117,7 +137,6 @@ export async function refuseTransition(
   throw new WatermarkRegressionError(stream, partition, current.watermark!, watermark ?? null);
 }
 
-/** Forgets watermark, checkpoint and strategy state; the version moves, so a run in flight conflicts. */
 /** Forgets watermark, checkpoint and strategy state of a stream's partitions (one, or all); bumps versions. */
 export async function forgetState(
   db: Kysely<StoreDatabase>,

@@ -2,14 +2,55 @@ import { refreshAllQueries } from './child-queue.js';
 import { SchemaMovedError } from './errors.js';
 import { historyContext } from './history/history-context.js';
 import { prepareRows } from './prepare-rows.js';
-import type { PageOrder, PageResult, WritePageInput } from './store.js';
 import type { StoreContext } from './store-context.js';
 import { scopeValue } from './store-context.js';
 import type { PageWork, PageWorkResult } from './store-dialect.js';
-import { refuseTransition, transitionQuery, transitionState } from './sync-state.js';
+import type { ReceivedRecords, StoreRecord, SyncState, UpsertCounts } from './store-types.js';
+import { type StateTransition, stateWrite } from './sync-state.js';
 
-/** Runs the page's transaction under the store's retry (store-retry.ts). */
-type Retry = <T>(transaction: () => Promise<T>) => Promise<T>;
+export interface WritePageInput {
+  readonly stream: string;
+  /** The scope value (operator id, parent id); required exactly for scoped streams. */
+  readonly scope?: string;
+  readonly records: readonly StoreRecord[];
+  /** The answer the records were parsed from, item for item (`PageCommit.received`). @default undefined */
+  readonly received?: ReceivedRecords | undefined;
+  readonly now: Date;
+  readonly runId: number | null;
+  /** The records come from a `status=deleted` listing: stored with `deleted_at` and reason `upstream`. */
+  readonly deletedUpstream?: boolean;
+  /** Child streams whose children of these records must be refreshed: their keys join the child queue. */
+  readonly enqueueChildren?: readonly string[];
+  /** Child streams that must refresh every live parent (the end of a full cycle): one mark each. */
+  readonly refreshAllChildren?: readonly string[];
+  readonly state?: StateTransition | undefined;
+  /** A dry run's page: the same transaction, rolled back, for its counts. @default false */
+  readonly rollback?: boolean;
+  /**
+   * The page's transaction begins once this settles, and not at all if it rejects: the write of
+   * the page before, so pages commit in order while this one is prepared. @default undefined
+   */
+  readonly after?: Promise<unknown>;
+  /**
+   * The page's place in its run (page-line.ts): where the database runs page work in the order
+   * sent (SQLite), a page given the one before may be sent before that one commits, and commits
+   * only if that one did (`sendEarly`). @default undefined
+   */
+  readonly order?: PageOrder;
+}
+
+/** A page's number (unique in the process), and the number of the page before it in its run. */
+export interface PageOrder {
+  readonly page: number;
+  readonly after: number | undefined;
+}
+
+export interface PageResult extends UpsertCounts {
+  /** Values that did not fit their typed column (stored as NULL there, whole in `data`). */
+  readonly drift: number;
+  /** The state as committed by the page's transition. */
+  readonly state?: SyncState;
+}
 
 /** A page whose table keeps moving under it (other writers adding columns) is tried this often. */
 const schemaAttempts = 5;
@@ -18,24 +59,11 @@ const schemaAttempts = 5;
  * Writes one page in ONE transaction: new typed columns (when its records hold new fields), the
  * rows (guarded upsert), drift counts, the child-queue entries and the state transition. If any
  * part fails, nothing of the page is committed, so the watermark is never ahead of the data
- * (invariant 1). Everything is prepared before the transaction (and before `after` settles), and
- * the dialect runs the transaction (`StoreDialect.commitPageWork`).
+ * (docs/sync-engine.md, invariant 1). Everything is prepared before the transaction (and before
+ * `after` settles), and the dialect runs the transaction (`StoreDialect.commitPageWork`) under the
+ * store's retry (store-retry.ts); a dry run's page is the same transaction rolled back.
  */
-export function writePage(context: StoreContext, input: WritePageInput, retry: Retry): Promise<PageResult> {
-  return writeOrPreview(context, input, false, retry);
-}
-
-/** The counts `writePage` would return, from the same transaction rolled back (both dialects). */
-export function previewPage(context: StoreContext, input: WritePageInput, retry: Retry): Promise<PageResult> {
-  return writeOrPreview(context, input, true, retry);
-}
-
-async function writeOrPreview(
-  context: StoreContext,
-  input: WritePageInput,
-  rollback: boolean,
-  retry: Retry,
-): Promise<PageResult> {
+export async function writePage(context: StoreContext, input: WritePageInput): Promise<PageResult> {
   const table = context.table(input.stream);
   const scope = scopeValue(table, input.scope);
   const children = input.enqueueChildren ?? [];
@@ -44,9 +72,10 @@ async function writeOrPreview(
   // Its rejection is the earlier page's failure (or an abort): passed on as it is, never retried.
   const after = input.after?.then(() => undefined);
   after?.catch(() => undefined);
+  const rollback = input.rollback ?? false;
   for (let attempt = 1; ; attempt++) {
     const prepared = prepareRows(context, input.stream, [{ scope, records: input.records }], input.now);
-    const result = await attemptPage(context, input, { prepared, rollback, retry, after });
+    const result = await attemptPage(context, input, { prepared, rollback, after });
     if (result !== 'schema') return result;
     if (attempt >= schemaAttempts) throw new SchemaMovedError(input.stream, attempt);
   }
@@ -58,7 +87,6 @@ async function attemptPage(
   run: {
     prepared: ReturnType<typeof prepareRows>;
     rollback: boolean;
-    retry: Retry;
     after: Promise<void> | undefined;
   },
 ): Promise<PageResult | 'schema'> {
@@ -69,6 +97,7 @@ async function attemptPage(
   const now = input.now.toISOString();
   const deleted = input.deletedUpstream === true;
   const history = historyContext(context, prepared.table, input.runId);
+  const state = input.state && stateWrite(db, types, input.state, input.now);
   const work = {
     growth: prepared.growth,
     before: history.before,
@@ -87,18 +116,21 @@ async function attemptPage(
       ...history.after,
     ],
     check: prepared.check,
-    transition: input.state && transitionQuery(db, input.state, input.now),
+    transition: state?.query,
     rollback: run.rollback,
   };
   let result: PageWorkResult;
   try {
     const order = input.order;
     const commit = (early: boolean) =>
-      run.retry(() =>
-        context.dialect.commitPageWork({
-          ...work,
-          order: order && { page: order.page, after: early ? order.after : undefined },
-        }),
+      context.retry(
+        'writePage',
+        () =>
+          context.dialect.commitPageWork({
+            ...work,
+            order: order && { page: order.page, after: early ? order.after : undefined },
+          }),
+        pageSubject(input),
       );
     result = sendEarly(context.dialect.runsPageWorkInOrder, work, run, order)
       ? await commitEarly(commit, prepared.ready(), run.after!)
@@ -112,10 +144,19 @@ async function attemptPage(
     await context.schemas.reload(input.stream);
     return 'schema';
   }
-  if (result.refused === 'state') return refuseTransition(db, types, input.state!);
+  // A refused transition throws why: another run moved the state, or the watermark would go back.
+  if (result.refused === 'state') await state!.outcome(undefined);
   if (result.refused !== false) throw new Error(`unexpected refusal ${result.refused}`);
-  const state = input.state && transitionState(result.transitionRow, types);
-  return { ...result.counts, drift: prepared.drift, ...(state ? { state } : {}) };
+  const committed = state && (await state.outcome(result.transitionRow));
+  return { ...result.counts, drift: prepared.drift, ...(committed ? { state: committed } : {}) };
+}
+
+/** A page named by its stream and the keys it holds, for a refusal's message. */
+function pageSubject(input: WritePageInput): string {
+  const ids = input.records.map((record) => record.key);
+  const scope = input.scope === undefined ? '' : ` (scope ${input.scope})`;
+  const keys = ids.length <= 2 ? ids.join(', ') : `${ids[0]} ... ${ids.at(-1)}`;
+  return `the page of ${input.stream}${scope} with ${ids.length} records (keys ${keys || 'none'})`;
 }
 
 function rowIds(prepared: ReturnType<typeof prepareRows>): string[] {

@@ -1,6 +1,6 @@
 import type { RunTally, RunTrigger } from '../store/store.js';
 
-export { emptyTally } from '../store/partition-run.js';
+export { emptyTally } from '../store/run-tally.js';
 export type { RunTally } from '../store/store.js';
 
 export interface RunProgress extends Readonly<RunTally> {

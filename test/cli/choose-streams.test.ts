@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
-import { openStoreVerbs } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { runCli } from '../reliability/support/run-cli.js';
+import { stateOf } from '../store/run-pages.js';
 
 // Issue #15, "Choose what runs", as a user types it.
 
@@ -67,7 +68,7 @@ describe('choosing what runs', () => {
   it('`reset tasks/1001 --data --yes` forgets that partition and deletes its rows only; without --yes and a terminal it deletes nothing', async () => {
     const run = { ...env(), TMS_OPERATORS: '1001,1002' };
     expect((await runCli(['sync', 'tasks'], run)).code).toBe(0);
-    const store = await openStoreVerbs(run.STORE_URL);
+    const store = await openStore(run.STORE_URL);
     try {
       const before = await store.countRows('tasks', { scope: '1002' });
       expect(before).toBeGreaterThan(0);
@@ -82,7 +83,7 @@ describe('choosing what runs', () => {
       expect(reset.stdout).toMatch(/^tasks\/1001: reset \(1 partition, [\d,]+ rows deleted\)$/m);
       expect(await store.countRows('tasks', { scope: '1001' })).toBe(0);
       expect(await store.countRows('tasks', { scope: '1002' })).toBe(before);
-      expect((await store.readState('tasks', '1001')).strategyState).toBeNull();
+      expect((await stateOf(store, 'tasks', '1001')).strategyState).toBeNull();
       const refused = await runCli(['reset', 'invoices/deleted', '--data', '--yes'], run);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain('shares the invoices table');
@@ -95,7 +96,7 @@ describe('choosing what runs', () => {
     const run = { ...env(), TMS_OPERATORS: '1001' };
     expect((await runCli(['sync', 'tasks'], run)).code).toBe(0);
     const rows = async () => {
-      const store = await openStoreVerbs(run.STORE_URL);
+      const store = await openStore(run.STORE_URL);
       try {
         return await store.countRows('tasks');
       } finally {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStoreVerbs } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { runCli } from '../reliability/support/run-cli.js';
 import { keyed, now, task } from '../store/records.js';
+import { commitRecords, inRun } from '../store/run-pages.js';
 import { dialects } from '../store/store-fixture.js';
 
 // What needs a person, as the CLI shows it: deletes the guard held back, values that stopped
@@ -14,18 +15,20 @@ describe.each(dialects)('held deletes and drift in the CLI on $name', ({ fixture
   beforeAll(async () => {
     storeUrl = await fixture.freshUrl();
     env = { STORE_URL: storeUrl, REDIS_URL: 'redis://127.0.0.1:1' };
-    const store = await openStoreVerbs(storeUrl);
+    const store = await openStore(storeUrl);
     const tasks = Array.from({ length: 150 }, (_, i) =>
       task(`t${i}`, i === 0 ? { cashOnDelivery: 'cash' } : {}),
     );
-    await store.writePage({ stream: 'tasks', scope: '1001', records: keyed(tasks), now, runId: null });
-    await store.markMissing({
-      stream: 'tasks',
-      scope: '1001',
-      seenIds: ['t0'],
-      reason: 'snapshot_missing',
-      now,
-    });
+    await commitRecords(store, 'tasks', { scope: '1001', records: keyed(tasks) }, { partition: '1001', now });
+    await inRun(
+      store,
+      'tasks',
+      (run) => run.markMissing({ scope: '1001', seenIds: ['t0'], reason: 'snapshot_missing' }),
+      {
+        partition: '1001',
+        now,
+      },
+    );
     await store.close();
   });
   afterAll(() => fixture.cleanup());
@@ -72,16 +75,15 @@ describe.each(dialects)('held deletes and drift in the CLI on $name', ({ fixture
     const approved = await runCli(['approve-deletes', 'tasks', '1001'], env);
     expect(approved.code).toBe(0);
     expect(approved.stdout).toBe('tasks: approved the held deletes of 1001; the next run applies them\n');
-    const store = await openStoreVerbs(storeUrl);
+    const store = await openStore(storeUrl);
     try {
       expect((await store.heldDeletes())[0]!.approvedAt).not.toBeNull();
-      const pass = await store.markMissing({
-        stream: 'tasks',
-        scope: '1001',
-        seenIds: ['t0'],
-        reason: 'snapshot_missing',
-        now,
-      });
+      const pass = await inRun(
+        store,
+        'tasks',
+        (run) => run.markMissing({ scope: '1001', seenIds: ['t0'], reason: 'snapshot_missing' }),
+        { partition: '1001', now },
+      );
       expect(pass).toMatchObject({ deleted: 149, held: 0 });
     } finally {
       await store.close();

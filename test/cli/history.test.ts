@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
-import { openStoreVerbs } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { scenarioVariants } from '../reliability/convergence/scenario.js';
 import { runCli } from '../reliability/support/run-cli.js';
 
@@ -24,7 +24,7 @@ async function changeUpstream(sim: SimHandle, count: number): Promise<void> {
 
 /** An invoice with more than one version (it changed between the two syncs). */
 async function changedInvoice(storeUrl: string): Promise<string> {
-  const store = await openStoreVerbs(storeUrl);
+  const store = await openStore(storeUrl);
   try {
     const ids = (await store.readRows('invoices')).map((row) => row.id);
     const counts = await Promise.all(

@@ -4,8 +4,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkCommand } from '../../src/commands/check-command.js';
 import type { StreamTruth } from '../../src/sim/stream-truth.js';
-import { openStoreVerbs } from '../../src/store/open-store.js';
-import type { StoreVerbs } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
 import { dialects } from '../store/store-fixture.js';
 import { type SyncSetup, startSyncSetup } from '../support/sync-setup.js';
 
@@ -166,14 +166,14 @@ const checks: Array<[RegExp, Check | 'insert']> = [
 describe.each(dialects)('the README SQL examples on $name', ({ fixture: makeFixture }) => {
   const fixture = makeFixture();
   let url: string;
-  let store: StoreVerbs;
+  let store: Store;
   let setup: SyncSetup;
   let truths: Truths;
   let moment: string;
 
   beforeAll(async () => {
     url = await fixture.freshUrl();
-    store = await openStoreVerbs(url, { history: ['invoices'] });
+    store = await openStore(url, { history: ['invoices'] });
     const history = { include: undefined, exclude: [], history: ['invoices'] };
     setup = await startSyncSetup(
       store,

@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { openStoreVerbs } from '../../src/store/open-store.js';
-import type { RunResult, StoreVerbs } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { RunResult } from '../../src/store/store.js';
 import { runCli } from '../reliability/support/run-cli.js';
 import { dialects } from '../store/store-fixture.js';
+import { recordRun as recordRunOf } from '../support/record-run.js';
 
 // Issue #32, item 8: `tms-sync runs`, the run history of sync_runs without writing SQL.
-
-async function recordRun(store: StoreVerbs, label: string, result: RunResult, error: string | null = null) {
-  const [stream, partition = ''] = label.split('/');
-  const now = new Date();
-  const runId = await store.startRun({ stream: stream!, partition, trigger: 'schedule', now });
-  const counts = { pages: 2, inserted: 1200, updated: 34, deleted: 5, drift: 0, held: 0 };
-  await store.finishRun(runId, { ...counts, result, error, now: new Date(now.getTime() + 90_000) } as never);
-}
 
 describe.each(dialects)('tms-sync runs on $name', ({ fixture: makeFixture }) => {
   const fixture = makeFixture();
@@ -20,12 +13,22 @@ describe.each(dialects)('tms-sync runs on $name', ({ fixture: makeFixture }) => 
   it('shows the runs newest first, of a stream or partition, the failed ones with their whole error', async () => {
     try {
       const url = await fixture.freshUrl();
-      const store = await openStoreVerbs(url);
+      const store = await openStore(url);
+      const recordRun = (
+        label: string,
+        result: Exclude<RunResult, 'running'>,
+        error: string | null = null,
+      ) => {
+        const startedAt = new Date();
+        const finishedAt = new Date(startedAt.getTime() + 90_000);
+        const counts = { pages: 2, inserted: 1200, updated: 34, deleted: 5 };
+        return recordRunOf(store, fixture, url, { label, result, error, startedAt, finishedAt, counts });
+      };
       const error = `HttpStatusError: GET /client/clients/ answered 500 (5 attempts): ${'upstream trouble; '.repeat(8)}END`;
-      await recordRun(store, 'invoices', 'succeeded');
-      await recordRun(store, 'clients', 'failed', error);
-      await recordRun(store, 'tasks/1001', 'interrupted', 'stopped');
-      await recordRun(store, 'tasks/1002', 'succeeded');
+      await recordRun('invoices', 'succeeded');
+      await recordRun('clients', 'failed', error);
+      await recordRun('tasks/1001', 'interrupted', 'stopped');
+      await recordRun('tasks/1002', 'succeeded');
       await store.close();
       const env = { STORE_URL: url };
 

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { readStatus } from '../../src/cli/stream-status.js';
-import { openStoreVerbs } from '../../src/store/open-store.js';
-import type { StoreVerbs } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
 import { selectPartitions } from '../../src/sync/select-partitions.js';
 import { testSettings } from '../jobs/support/queue-fixture.js';
 import { runCli } from '../reliability/support/run-cli.js';
-import { dialects } from '../store/store-fixture.js';
+import { dialects, type StoreFixture } from '../store/store-fixture.js';
 import { describeOnEachDialect, useSyncSetup } from '../support/on-each-dialect.js';
+import { recordRun as recordRunOf } from '../support/record-run.js';
 
 describeOnEachDialect('status', (fixture) => {
   const { store, setup } = useSyncSetup(fixture);
@@ -40,19 +41,19 @@ describeOnEachDialect('status', (fixture) => {
   });
 });
 
-/** One finished run of a partition, `minutesAgo` before now. */
-async function recordRun(
-  store: StoreVerbs,
+/** One finished run of a partition, `minutesAgo` before now, that wrote 3 rows and rewrote 2. */
+function recordRun(
+  store: Store,
+  fixture: StoreFixture,
+  url: string,
   label: string,
   result: 'succeeded' | 'failed' | 'interrupted',
   minutesAgo: number,
   error: string | null = null,
 ) {
-  const [stream, partition = ''] = label.split('/');
-  const at = new Date(Date.now() - minutesAgo * 60_000);
-  const runId = await store.startRun({ stream: stream!, partition, trigger: 'schedule', now: at });
-  const counts = { pages: 1, inserted: 3, updated: 2, deleted: 0, drift: 0, held: 0 };
-  await store.finishRun(runId, { ...counts, result, error, now: at } as never);
+  const startedAt = new Date(Date.now() - minutesAgo * 60_000);
+  const counts = { pages: 1, inserted: 3, updated: 2 };
+  return recordRunOf(store, fixture, url, { label, result, error, startedAt, counts });
 }
 
 describe.each(dialects)('status for operators on $name', ({ fixture: makeFixture }) => {
@@ -69,17 +70,19 @@ describe.each(dialects)('status for operators on $name', ({ fixture: makeFixture
 
   it('shows the error of a failed run, "never" for a partition that never succeeded, and only configured partitions', async () => {
     const url = await fixture.freshUrl();
-    const store = await openStoreVerbs(url);
-    await recordRun(store, 'invoices', 'succeeded', 3);
-    await recordRun(store, 'clients', 'succeeded', 90);
+    const store = await openStore(url);
+    await recordRun(store, fixture, url, 'invoices', 'succeeded', 3);
+    await recordRun(store, fixture, url, 'clients', 'succeeded', 90);
     await recordRun(
       store,
+      fixture,
+      url,
       'clients',
       'failed',
       2,
       'HttpStatusError: GET /client/clients/ answered 500 (5 attempts)',
     );
-    await recordRun(store, 'tasks/9999', 'succeeded', 1);
+    await recordRun(store, fixture, url, 'tasks/9999', 'succeeded', 1);
     await store.close();
     const result = await runCli(['status'], env(url));
     expect(result.code).toBe(0);
@@ -104,10 +107,10 @@ describe.each(dialects)('status for operators on $name', ({ fixture: makeFixture
 
   it('status --max-lag exits 1 naming each stale, failing or never-succeeded partition, and 0 when all are fresh (an interrupted run is no failure)', async () => {
     const url = await fixture.freshUrl();
-    const store = await openStoreVerbs(url);
-    for (const label of configured) await recordRun(store, label, 'succeeded', 5);
+    const store = await openStore(url);
+    for (const label of configured) await recordRun(store, fixture, url, label, 'succeeded', 5);
     // A graceful stop interrupted the latest run: it resumes, it is no failure.
-    await recordRun(store, 'invoices', 'interrupted', 1, 'stopped');
+    await recordRun(store, fixture, url, 'invoices', 'interrupted', 1, 'stopped');
     await store.close();
     const fresh = await runCli(['status', '--max-lag', '15m'], env(url));
     expect(fresh.code).toBe(0);
@@ -119,8 +122,8 @@ describe.each(dialects)('status for operators on $name', ({ fixture: makeFixture
     );
     expect(stricter.stdout).toMatch(/^ {2}STALE {2}invoices: last success 5m( \d+s)? ago \(more than 4m\)$/m);
 
-    const again = await openStoreVerbs(url);
-    await recordRun(again, 'tasks/1001', 'failed', 1, 'SyncProtocolError: boom');
+    const again = await openStore(url);
+    await recordRun(again, fixture, url, 'tasks/1001', 'failed', 1, 'SyncProtocolError: boom');
     await again.close();
     await fixture.query(url, "delete from sync_runs where stream = 'goods'");
     const failing = await runCli(['status', '--max-lag', '15m', '--json'], env(url));
@@ -143,11 +146,20 @@ describe.each(dialects)('status for operators on $name', ({ fixture: makeFixture
 
   it('shows a stream of many operators as one row, its results counted, and each failure reason once', async () => {
     const url = await fixture.freshUrl();
-    const store = await openStoreVerbs(url);
+    const store = await openStore(url);
     const operators = Array.from({ length: 12 }, (_, i) => String(1001 + i));
-    for (const operator of operators.slice(0, 9)) await recordRun(store, `tasks/${operator}`, 'succeeded', 4);
+    for (const operator of operators.slice(0, 9))
+      await recordRun(store, fixture, url, `tasks/${operator}`, 'succeeded', 4);
     for (const operator of operators.slice(9, 11))
-      await recordRun(store, `tasks/${operator}`, 'failed', 1, 'AuthError: the TMS refused the token');
+      await recordRun(
+        store,
+        fixture,
+        url,
+        `tasks/${operator}`,
+        'failed',
+        1,
+        'AuthError: the TMS refused the token',
+      );
     await store.close();
     const result = await runCli(['status'], { ...env(url), TMS_OPERATORS: operators.join(',') });
     expect(result.stdout).toMatch(

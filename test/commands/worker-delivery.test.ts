@@ -5,15 +5,15 @@ import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSimAdminClient } from '../../src/sim/sim-admin-client.js';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
-import { openStoreVerbs } from '../../src/store/open-store.js';
-import type { StoreVerbs } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
 import { eventually, type QueueFixture, queueFixture } from '../jobs/support/queue-fixture.js';
 import { type CliProcess, spawnWorker, writeWorkerConfig } from '../jobs/support/worker-process.js';
 
 let sim: SimHandle;
 let fixture: QueueFixture;
 let dir: string;
-let store: StoreVerbs;
+let store: Store;
 let worker: CliProcess & { opsUrl: string };
 
 beforeEach(async () => {
@@ -30,7 +30,7 @@ beforeEach(async () => {
     COMMANDS_EVERY_MS: '200',
     COMMANDS_RETRY_MS: '20',
   };
-  store = await openStoreVerbs(env.STORE_URL);
+  store = await openStore(env.STORE_URL);
   worker = await spawnWorker(env);
 });
 

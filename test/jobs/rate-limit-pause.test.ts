@@ -6,7 +6,7 @@ import { enqueueRun } from '../../jobs/enqueue-run.js';
 import { queueKeyPrefix } from '../../jobs/sync-queue.js';
 import { createSimAdminClient, type SimAdminClient } from '../../src/sim/sim-admin-client.js';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
-import { openStoreVerbs } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { eventually, type QueueFixture, queueFixture } from './support/queue-fixture.js';
 import { type CliProcess, killAll, spawnWorker, workerEnv } from './support/worker-process.js';
 
@@ -104,7 +104,7 @@ describe("the fleet waits out a 429's Retry-After", () => {
       expect((await fixture.queue.getJob(id))?.attemptsMade).toBe(1);
     }
     expect(workers.flatMap(lockTrouble)).toEqual([]);
-    const store = await openStoreVerbs(env.STORE_URL!);
+    const store = await openStore(env.STORE_URL!);
     try {
       const runs = await store.listRuns({ limit: 100 });
       // One run failed on the 429; no other run started before the pause ended. (Child streams
@@ -138,7 +138,7 @@ describe("the fleet waits out a 429's Retry-After", () => {
     );
     expect((await fixture.queue.getJob(run.jobId))?.attemptsMade).toBe(1);
     expect(workers.flatMap(lockTrouble)).toEqual([]);
-    const store = await openStoreVerbs(env.STORE_URL!);
+    const store = await openStore(env.STORE_URL!);
     try {
       // The run waited the 4 s (twice the lock period) inside the client and was never taken over.
       const runs = await store.listRuns({ stream: 'invoices', limit: 10 });

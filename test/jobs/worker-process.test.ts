@@ -6,7 +6,7 @@ import { enqueueRun } from '../../jobs/enqueue-run.js';
 import { jobNames, type SyncJobProgress } from '../../jobs/sync-job.js';
 import { createSimAdminClient } from '../../src/sim/sim-admin-client.js';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
-import { openStoreVerbs } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
 import type { SyncRun } from '../../src/store/store.js';
 import { dialects } from '../store/store-fixture.js';
 import { eventually, type QueueFixture, queueFixture } from './support/queue-fixture.js';
@@ -46,10 +46,8 @@ async function worker(extra: NodeJS.ProcessEnv = {}) {
   return started;
 }
 
-async function readStore<T>(
-  read: (store: Awaited<ReturnType<typeof openStoreVerbs>>) => Promise<T>,
-): Promise<T> {
-  const store = await openStoreVerbs(env.STORE_URL);
+async function readStore<T>(read: (store: Awaited<ReturnType<typeof openStore>>) => Promise<T>): Promise<T> {
+  const store = await openStore(env.STORE_URL);
   try {
     return await read(store);
   } finally {

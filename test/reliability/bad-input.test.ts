@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStoreVerbs } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { runCli } from './support/run-cli.js';
 
 interface BadInput {
@@ -135,7 +135,7 @@ describe('bad local input', () => {
   let before: Record<string, string>;
 
   beforeAll(async () => {
-    await (await openStoreVerbs(storeUrl)).close();
+    await (await openStore(storeUrl)).close();
     before = fingerprint(dir);
   });
   afterAll(() => {

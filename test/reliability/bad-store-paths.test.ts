@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStoreVerbs } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { type RunAs, runCli } from './support/run-cli.js';
 
 // Permissions bind no one as root: there, the CLI runs as `nobody`, as an operator's account would.
@@ -67,7 +67,7 @@ describe('a STORE_URL whose SQLite path cannot hold a store', () => {
     mkdirSync(join(dir, 'default'));
     symlinkSync(join(dir, 'nowhere', 'store.sqlite'), at('dangling.sqlite'));
     for (const name of ['unreadable.sqlite', 'read-only.sqlite']) {
-      await (await openStoreVerbs(`sqlite:${at(name)}`)).close();
+      await (await openStore(`sqlite:${at(name)}`)).close();
     }
     chmodSync(at('unreadable.sqlite'), 0o000);
     chmodSync(at('read-only.sqlite'), 0o444);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStoreVerbs } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { dialects, type StoreFixture } from '../store/store-fixture.js';
 import { playScenario, scenarios, scenarioVariants, syncedStreams } from './convergence/scenario.js';
 
@@ -22,7 +22,7 @@ describe.each(cases)('convergence on $name against $label', ({ fixture: makeFixt
         fc.asyncProperty(scenarios, async (steps) => {
           // A store of its own: history's views and triggers name the columns the shared one drops between tests.
           const url = await fixture.freshUrl();
-          const store = await openStoreVerbs(url, { history: syncedStreams });
+          const store = await openStore(url, { history: syncedStreams });
           try {
             expect(await playScenario(store, steps, variant, { history: true })).toEqual([]);
           } finally {

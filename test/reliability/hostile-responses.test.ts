@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../config/settings.js';
 import { differencesFromTruth } from '../../src/cli/store-vs-truth.js';
 import type { HostileMode } from '../../src/sim/sim-admin-client.js';
-import type { StoreVerbs } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
+import { stateOf } from '../store/run-pages.js';
 import { dialects, type StoreFixture } from '../store/store-fixture.js';
 import { type SyncSetup, startSyncSetup } from '../support/sync-setup.js';
 
@@ -61,7 +62,7 @@ const clientOptions = {
 
 describe.each(dialects)('a sync meeting a hostile page on $name', ({ fixture: makeFixture }) => {
   const fixture: StoreFixture = makeFixture();
-  let store: StoreVerbs;
+  let store: Store;
   let setup: SyncSetup;
 
   beforeEach(async () => {
@@ -97,7 +98,7 @@ describe.each(dialects)('a sync meeting a hostile page on $name', ({ fixture: ma
 
   const snapshot = async () => ({
     rows: await store.readRows('invoices'),
-    state: await store.readState('invoices', ''),
+    state: await stateOf(store, 'invoices', ''),
   });
 
   it.each(cases)(
@@ -133,7 +134,7 @@ describe.each(dialects)('a sync meeting a hostile page on $name', ({ fixture: ma
     await midCycle();
     await setup.engine.runPartition('invoices', '');
     await setup.admin.applyChanges(150, 12, { streams: ['invoices'], kinds: ['update'] });
-    const before = await store.readState('invoices', '');
+    const before = await stateOf(store, 'invoices', '');
     expect(before.cursor).toBeNull();
     // The listing loops from its third page on, in every pass, until the TMS is fixed.
     await setup.admin.setHostile({ mode: 'repeat-cursor', path: listing, count: 1_000_000, afterPages: 1 });
@@ -143,7 +144,7 @@ describe.each(dialects)('a sync meeting a hostile page on $name', ({ fixture: ma
       // Each run reads the cycle again from the watermark (its first page at least), never at
       // once from the cursor that looped; none keeps that cursor as its checkpoint.
       expect(failed.pages).toBeGreaterThanOrEqual(1);
-      expect(await store.readState('invoices', '')).toMatchObject({
+      expect(await stateOf(store, 'invoices', '')).toMatchObject({
         watermark: before.watermark,
         cursor: null,
       });

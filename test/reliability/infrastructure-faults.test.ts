@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { differencesFromTruth } from '../../src/cli/store-vs-truth.js';
 import { createSimAdminClient } from '../../src/sim/sim-admin-client.js';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
-import { openStoreVerbs } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { exitWithin, spawnCli, spawnWorker, writeWorkerConfig } from '../jobs/support/worker-process.js';
 import { dialects, testPgUrl } from '../store/store-fixture.js';
 import { freePort } from '../support/free-port.js';
@@ -43,7 +43,7 @@ const baseEnv = () => ({
 });
 
 async function expectTruth(storeUrl: string): Promise<void> {
-  const store = await openStoreVerbs(storeUrl);
+  const store = await openStore(storeUrl);
   try {
     const truth = await createSimAdminClient({ url: sim.url }).truth('invoices');
     expect(await differencesFromTruth(store, truth, ['invoices'])).toEqual([]);
@@ -60,7 +60,7 @@ describe('infrastructure faults under a running sync', () => {
     try {
       const storeUrl = await fixture.freshUrl();
       const database = new URL(storeUrl).pathname.slice(1);
-      await (await openStoreVerbs(storeUrl)).close();
+      await (await openStore(storeUrl)).close();
       const sync = spawnCli(['sync', 'invoices'], { ...baseEnv(), STORE_URL: storeUrl });
       // Only connections inside a statement or a transaction: the fault is a page write cut off.
       // After each drop the store gets a moment to reconnect, as after a real network blip.
@@ -87,7 +87,7 @@ describe('infrastructure faults under a running sync', () => {
 
   it('SQLite held by another writer mid-run: the sync waits for the lock and succeeds', async () => {
     const storeUrl = `sqlite:${join(dir, 'busy.sqlite')}`;
-    await (await openStoreVerbs(storeUrl)).close();
+    await (await openStore(storeUrl)).close();
     const sync = spawnCli(['sync', 'invoices'], { ...baseEnv(), STORE_URL: storeUrl });
     await sync.waitForLine('logged in to the TMS', 20_000);
     await sleep(300);
@@ -124,7 +124,7 @@ describe('infrastructure faults under a running sync', () => {
       expect(await exitWithin(trigger, 120_000), trigger.lines.slice(-5).join('\n')).toBe(0);
       expect(worker.child.exitCode).toBeNull();
       await expectTruth(storeUrl);
-      const store = await openStoreVerbs(storeUrl);
+      const store = await openStore(storeUrl);
       const runs = await store.listRuns({ stream: 'invoices' }).finally(() => store.close());
       const live = runs.filter((run) => run.partition === '');
       // Redis went down mid-run: no run of the partition had finished by then, and one succeeded after.

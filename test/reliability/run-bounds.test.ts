@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultSettings, type SyncSettings } from '../../config/settings.js';
 import { differencesFromTruth } from '../../src/cli/store-vs-truth.js';
-import type { StoreVerbs } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
+import { stateOf } from '../store/run-pages.js';
 import { dialects, type StoreFixture } from '../store/store-fixture.js';
 import { type SyncSetup, startSyncSetup } from '../support/sync-setup.js';
 
@@ -12,7 +13,7 @@ const listing = '/invoice/invoices/';
 
 describe.each(dialects)('the bounds of a run on $name', ({ fixture: makeFixture }) => {
   const fixture: StoreFixture = makeFixture();
-  let store: StoreVerbs;
+  let store: Store;
   let setup: SyncSetup;
 
   async function start(sync: Partial<SyncSettings>) {
@@ -36,13 +37,13 @@ describe.each(dialects)('the bounds of a run on $name', ({ fixture: makeFixture 
 
   it('stops a run whose listing hands out a new cursor with every page at sync.maxRunPages, and the next run converges', async () => {
     await start({ maxRunPages: 120 });
-    const before = await store.readState('invoices', '');
+    const before = await stateOf(store, 'invoices', '');
     await setup.admin.setHostile({ mode: 'endless-cursor', path: listing, count: 1_000_000 });
     const bounded = await setup.engine.runPartition('invoices', '');
     expect(bounded.result).toBe('failed');
     expect(bounded.error).toMatch(/invoices: the run reached its bound of 120 pages \(sync\.maxRunPages\)/);
     expect(bounded.pages).toBe(120);
-    expect((await store.readState('invoices', '')).watermark).toBe(before.watermark);
+    expect((await stateOf(store, 'invoices', '')).watermark).toBe(before.watermark);
 
     await setup.admin.clearHostile();
     const healed = await setup.engine.runPartition('invoices', '');
@@ -52,7 +53,7 @@ describe.each(dialects)('the bounds of a run on $name', ({ fixture: makeFixture 
 
   it('stops a run that goes on too long at sync.maxRunSeconds, keeping what it committed', async () => {
     await start({ maxRunSeconds: 2 });
-    const before = await store.readState('invoices', '');
+    const before = await stateOf(store, 'invoices', '');
     // Every answer takes 400 ms: a full run of 6 pages and the login would need about 3 s.
     await setup.admin.setFaults({ latencyMs: 400 });
     const started = Date.now();
@@ -61,7 +62,7 @@ describe.each(dialects)('the bounds of a run on $name', ({ fixture: makeFixture 
     expect(bounded.result).toBe('failed');
     expect(bounded.error).toMatch(/invoices: the run reached its bound of 2 s \(sync\.maxRunSeconds\)/);
     expect(bounded.pages).toBeGreaterThan(0);
-    const after = await store.readState('invoices', '');
+    const after = await stateOf(store, 'invoices', '');
     expect(after.watermark).toBe(before.watermark);
     expect(after.cursor).not.toBeNull();
 

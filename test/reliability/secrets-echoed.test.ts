@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStoreVerbs } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
 import {
   loginAnswer,
   type ScriptedServer,
@@ -82,7 +82,7 @@ describe('secrets the TMS repeats in its error answers', () => {
     expect(refused.stdout).toContain('answered 422: invalid login request');
     expect(failing.code).toBe(1);
     expect(failing.stdout).toContain('answered 500: internal error for');
-    const store = await openStoreVerbs(storeUrl, { migrate: false });
+    const store = await openStore(storeUrl, { migrate: false });
     const runs = await store.listRuns().finally(() => store.close());
     expect(runs.map((run) => run.error).join('\n')).toMatch(/422[\s\S]*500|500[\s\S]*422/);
     const surfaces = [refused, failing, status].flatMap((output) => [output.stdout, output.stderr]);

@@ -6,7 +6,7 @@
  * replay a run. Prints the cases run, the divergences and any shrunk counterexample; exit code 1 on one.
  */
 import fc from 'fast-check';
-import { openStoreVerbs } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { dialects } from '../store/store-fixture.js';
 import { playScenario, scenarios, scenarioVariants, syncedStreams } from './convergence/scenario.js';
 
@@ -26,7 +26,7 @@ for (const { name, fixture: makeFixture } of dialects.filter((dialect) => wanted
       cases++;
       // A store of its own, with history mode on, as in the property test (history-checks.ts).
       const url = await fixture.freshUrl();
-      const store = await openStoreVerbs(url, { history: syncedStreams });
+      const store = await openStore(url, { history: syncedStreams });
       try {
         const differences = await playScenario(store, steps, variant, { history: true });
         if (differences.length > 0)

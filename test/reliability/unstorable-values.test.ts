@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { differencesFromTruth } from '../../src/cli/store-vs-truth.js';
 import { StoreRefusedError } from '../../src/store/errors.js';
+import { commitRecords, stateOf } from '../store/run-pages.js';
 import { describeOnEachDialect, useSyncSetup } from '../support/on-each-dialect.js';
 
 // Issue #14, item 4: a value PostgreSQL's jsonb and text cannot hold (U+0000) must not block a
@@ -58,22 +59,19 @@ describeOnEachDialect('values a store column cannot hold', (fixture) => {
 
   it('fails the page of a record whose key holds U+0000, naming it, for good, committing nothing of it', async () => {
     const [bad] = await twoInvoices();
-    const before = await store().readState('invoices', '');
+    const before = await stateOf(store(), 'invoices', '');
     await setup().admin.setOverride('invoices', bad, { id: 'bad\u0000key' });
     const run = await setup().engine.runPartition('invoices', '');
     expect(run.result).toBe('failed');
     expect(run.error).toMatch(/has no usable key: 'id' holds the character U\+0000/);
     expect((run.cause as { retry: { kind: string } }).retry.kind).toBe('permanent');
-    expect(await store().readState('invoices', '')).toEqual(before);
+    expect(await stateOf(store(), 'invoices', '')).toEqual(before);
   });
 
   it('fails a write the database refuses for what it holds as permanent, naming the page', async () => {
     // The engine never sends such a key; a direct caller of the store can.
-    const write = store().writePage({
-      stream: 'invoices',
+    const write = commitRecords(store(), 'invoices', {
       records: [{ key: 'k\u0000ey', sequence: 1, data: { id: 'k\u0000ey' } }],
-      now: new Date(),
-      runId: null,
     });
     if (fixture.dialect === 'sqlite') {
       // SQLite's text holds U+0000: nothing to refuse.

@@ -1,78 +1,140 @@
 import { expect, it } from 'vitest';
-import type { StoreVerbs } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
 import { describeOnEachDialect, useStore } from '../support/on-each-dialect.js';
 import { invoice, keyed, later, now } from './records.js';
+import { commitRecords, inRun, openTestRun, type TestPage } from './run-pages.js';
 
-describeOnEachDialect('child queue', (fixture) => {
+/** The parents a child run would take now, in order (a dry run: nothing is taken). */
+async function queued(store: Store, child: string): Promise<string[]> {
+  const run = await openTestRun(store, child, { dryRun: true });
+  const parents: string[] = [];
+  for await (const batch of run.childWork().batches(async () => undefined)) parents.push(...batch.parents);
+  return parents;
+}
+
+/** Whether the child stream is marked to refresh every parent. */
+async function everyParent(store: Store, child: string): Promise<boolean> {
+  return (await store.pendingChildWork()).find((work) => work.stream === child)?.everyParent ?? false;
+}
+
+describeOnEachDialect('the child queue', (fixture) => {
   const store = useStore(fixture);
 
-  const children = ['invoice_lines', 'invoice_payments'];
-  const page = (ids: string[], extra: Partial<Parameters<StoreVerbs['writePage']>[0]> = {}) =>
-    store().writePage({
-      stream: 'invoices',
-      records: keyed(ids.map((id, i) => invoice(id, i + 1))),
-      now,
-      runId: null,
-      enqueueChildren: children,
-      ...extra,
-    });
+  const page = (ids: string[], extra: Partial<TestPage> = {}, at = now) =>
+    commitRecords(
+      store(),
+      'invoices',
+      { records: keyed(ids.map((id, i) => invoice(id, i + 1))), ...extra },
+      { now: at },
+    );
+  const fullCycle = { fullCycle: true, state: { watermark: 9 } };
 
-  it('a parent page queues its keys for every child stream, in its transaction', async () => {
+  it("a parent's page queues its keys for every child stream, in its transaction", async () => {
+    const stale = await openTestRun(store(), 'invoices', { now });
     await page(['b', 'a']);
-    await expect(page(['c'], { state: { stream: 'invoices', expectedVersion: 5 } })).rejects.toThrow();
-    expect(await store().pendingParents('invoice_lines', { limit: 10 })).toEqual(['a', 'b']);
-    expect(await store().pendingParents('invoice_payments', { limit: 1 })).toEqual(['a']);
-    expect(await store().pendingParents('invoice_payments', { limit: 10, after: 'a' })).toEqual(['b']);
+    await stale.commitPage({ records: keyed([invoice('c', 1)]), state: { strategyState: null } });
+    await expect(stale.flush()).rejects.toThrow();
+    expect(await queued(store(), 'invoice_lines')).toEqual(['a', 'b']);
+    expect(await queued(store(), 'invoice_payments')).toEqual(['a', 'b']);
+    expect(await store().pendingChildWork()).toMatchObject([
+      { stream: 'invoice_lines', queuedParents: 2, everyParent: false },
+      { stream: 'invoice_payments', queuedParents: 2, everyParent: false },
+    ]);
   });
 
   it('the last page of a full cycle marks each child stream to refresh every parent, in its transaction', async () => {
-    const mark = { enqueueChildren: [], refreshAllChildren: children };
-    await expect(
-      page(['a'], { ...mark, state: { stream: 'invoices', expectedVersion: 5 } }),
-    ).rejects.toThrow();
-    expect(await store().refreshAllPending('invoice_lines', { take: false })).toBeUndefined();
-    await page(['a', 'b'], mark);
-    expect(await store().pendingParents('invoice_lines', { limit: 10 })).toEqual([]);
-    expect(await store().refreshAllPending('invoice_lines', { take: true })).toEqual({ after: undefined });
-    await store().advanceRefreshAll('invoice_lines', 'a');
-    expect(await store().refreshAllPending('invoice_lines', { take: true })).toEqual({ after: 'a' });
-    // Marked again while the pass runs: the pass neither advances nor ends it; it restarts from the first parent.
-    await page(['c'], { ...mark, now: later });
-    await store().advanceRefreshAll('invoice_lines', 'b');
-    await store().advanceRefreshAll('invoice_lines', undefined);
-    expect(await store().refreshAllPending('invoice_lines', { take: true })).toEqual({ after: undefined });
-    await store().advanceRefreshAll('invoice_lines', undefined);
-    expect(await store().refreshAllPending('invoice_lines', { take: false })).toBeUndefined();
-    expect(await store().refreshAllPending('invoice_payments', { take: false })).toEqual({
-      after: undefined,
+    const stale = await openTestRun(store(), 'invoices', { now });
+    await page([]);
+    await stale.commitPage({ records: keyed([invoice('a', 1)]), ...fullCycle });
+    await expect(stale.flush()).rejects.toThrow();
+    expect(await everyParent(store(), 'invoice_lines')).toBe(false);
+    await page(['a', 'b'], fullCycle);
+    expect(await everyParent(store(), 'invoice_lines')).toBe(true);
+    expect(await everyParent(store(), 'invoice_payments')).toBe(true);
+    // The refresh is of every live parent, in id order; done, the mark goes.
+    expect(await queued(store(), 'invoice_lines')).toEqual(['a', 'b']);
+    await inRun(store(), 'invoice_lines', async (run) => {
+      for await (const batch of run.childWork().batches(() => run.flush())) await batch.done(batch.parents);
     });
+    expect(await everyParent(store(), 'invoice_lines')).toBe(false);
+    expect(await everyParent(store(), 'invoice_payments')).toBe(true);
   });
 
-  it('an ack dequeues the batch, but not a parent queued again while it was worked on', async () => {
+  it('a refresh-all pass resumes after the parents it settled, and restarts when marked again meanwhile', async () => {
+    await page(['a', 'b', 'c'], fullCycle);
+    const stopped = new AbortController();
+    const run = await store().openRun({
+      stream: 'invoice_lines',
+      partition: '',
+      trigger: 'manual',
+      signal: stopped.signal,
+    });
+    const batches = run.childWork().batches(() => run.flush());
+    for await (const batch of batches) {
+      await batch.done(['a']);
+      break;
+    }
+    await run.finish({ result: 'interrupted', error: null });
+    expect(await queued(store(), 'invoice_lines')).toEqual(['b', 'c']);
+
+    // Marked again while a pass runs: the pass neither advances nor ends it.
+    const next = await openTestRun(store(), 'invoice_lines');
+    for await (const batch of next.childWork().batches(() => next.flush())) {
+      await page(['d'], fullCycle, later);
+      await batch.done(batch.parents);
+    }
+    expect(await everyParent(store(), 'invoice_lines')).toBe(true);
+    expect(await queued(store(), 'invoice_lines')).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('done dequeues the batch, but not a parent queued again while it was worked on', async () => {
     await page(['a', 'b']);
-    const batch = await store().pendingParents('invoice_lines', { limit: 10 });
-    await page(['b'], { now: later });
-    await store().ackParents('invoice_lines', batch);
-    expect(await store().pendingParents('invoice_lines', { limit: 10 })).toEqual(['b']);
+    await inRun(store(), 'invoice_lines', async (run) => {
+      for await (const batch of run.childWork().batches(() => run.flush())) {
+        await page(['b'], {}, later);
+        await batch.done(batch.parents);
+      }
+    });
+    expect(await queued(store(), 'invoice_lines')).toEqual(['b']);
+  });
+
+  it('a parent left keeps its place with its error; a dry run settles nothing', async () => {
+    await page(['a', 'b']);
+    await inRun(
+      store(),
+      'invoice_lines',
+      async (run) => {
+        for await (const batch of run.childWork().batches(() => run.flush())) await batch.done(batch.parents);
+      },
+      { dryRun: true },
+    );
+    expect(await queued(store(), 'invoice_lines')).toEqual(['a', 'b']);
+    await inRun(store(), 'invoice_lines', async (run) => {
+      for await (const batch of run.childWork().batches(() => run.flush())) {
+        await batch.done(['a']);
+        await batch.leave([{ parentId: 'b', error: 'HttpStatusError 503' }]);
+      }
+    });
+    expect(await queued(store(), 'invoice_lines')).toEqual(['b']);
+    expect(await store().pendingChildWork()).toMatchObject([
+      {
+        stream: 'invoice_lines',
+        queuedParents: 1,
+        leftParents: 1,
+        lastError: 'parent b: HttpStatusError 503',
+      },
+      { stream: 'invoice_payments', queuedParents: 2 },
+    ]);
   });
 
   it('parents marked missing are queued; every parent can be queued; liveKeys tells the live ones', async () => {
-    await store().writePage({
-      stream: 'invoices',
-      records: keyed([invoice('a', 1), invoice('b', 2), invoice('c', 3)]),
-      now,
-      runId: null,
-    });
-    await store().markMissing({
-      stream: 'invoices',
-      seenIds: ['a', 'b'],
-      reason: 'reconcile_missing',
-      now,
-      enqueueChildren: ['invoice_lines'],
-    });
-    expect(await store().pendingParents('invoice_lines', { limit: 10 })).toEqual(['c']);
+    await page(['a', 'b', 'c'], { fullCycle: true, state: { strategyState: null } });
+    await inRun(store(), 'invoices', (run) =>
+      run.markMissing({ seenIds: ['a', 'b'], reason: 'reconcile_missing' }),
+    );
+    expect(await queued(store(), 'invoice_lines')).toEqual(['c']);
     expect([...(await store().liveKeys('invoices', ['a', 'c', 'zz']))]).toEqual(['a']);
-    await store().enqueueAllParents('invoice_payments', 'invoices');
-    expect(await store().pendingParents('invoice_payments', { limit: 10 })).toEqual(['a', 'b', 'c']);
+    await inRun(store(), 'invoice_payments', (run) => run.childWork().queueEveryParent());
+    expect(await queued(store(), 'invoice_payments')).toEqual(['a', 'b', 'c']);
   });
 });

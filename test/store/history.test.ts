@@ -1,9 +1,10 @@
 import { afterEach, expect, it } from 'vitest';
 import type { StreamDefinition } from '../../config/stream-definition.js';
-import { openStoreVerbs } from '../../src/store/open-store.js';
-import type { StoredVersion, StoreVerbs } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store, StoredVersion } from '../../src/store/store.js';
 import { describeOnEachDialect } from '../support/on-each-dialect.js';
 import { invoice, keyed } from './records.js';
+import { inRun, type TestPage, type TestRunOptions } from './run-pages.js';
 
 /** Page times after the test switched history on (a row written before the switch opens at the switch). */
 const base = Date.now() + 3_600_000;
@@ -20,10 +21,30 @@ function expectContiguous(versions: readonly StoredVersion[]): void {
   });
 }
 
+/** One page in a run of its own at the given time; answers the run's id. */
+async function writeRun(
+  store: Store,
+  stream: string,
+  page: TestPage,
+  options: TestRunOptions = {},
+): Promise<number> {
+  let runId = 0;
+  await inRun(
+    store,
+    stream,
+    async (run) => {
+      runId = run.runId ?? 0;
+      await run.commitPage({ state: { strategyState: null }, ...page });
+    },
+    options,
+  );
+  return runId;
+}
+
 describeOnEachDialect('history mode', (fixture) => {
-  const opened: StoreVerbs[] = [];
+  const opened: Store[] = [];
   const open = async (url: string, history: readonly string[] | undefined) => {
-    const store = await openStoreVerbs(url, history === undefined ? {} : { history });
+    const store = await openStore(url, history === undefined ? {} : { history });
     opened.push(store);
     return store;
   };
@@ -33,26 +54,25 @@ describeOnEachDialect('history mode', (fixture) => {
 
   it('writes a version for each change of content, none for a rewrite, and tells the run that saw it', async () => {
     const store = await open(await fixture.freshUrl(), ['invoices']);
-    const write = (records: object[], hours: number, runId: number) =>
-      store.writePage({ stream: 'invoices', records: keyed(records), now: at(hours), runId });
-    await write([invoice('a', 1)], 0, 1);
-    await write([invoice('a', 1)], 1, 2); // same content, same sequence: untouched
+    const write = (records: object[], hours: number) =>
+      writeRun(store, 'invoices', { records: keyed(records) }, { now: at(hours) });
+    const inserted = await write([invoice('a', 1)], 0);
+    await write([invoice('a', 1)], 1); // same content, same sequence: untouched
     // A new sequence with the same content rewrites the row (synced_at moves), and is no version.
-    await store.writePage({
-      stream: 'invoices',
-      records: [{ key: 'a', sequence: 2, data: invoice('a', 1) as never }],
-      now: at(2),
-      runId: 3,
-    });
-    await write([invoice('a', 3, { status: 'paid' })], 3, 4);
-    await store.markDeleted({
-      stream: 'invoices',
-      ids: ['a'],
-      reason: 'reconcile_missing',
-      now: at(4),
-      runId: 5,
-    });
-    await write([invoice('a', 4, { status: 'paid' })], 5, 6);
+    const rewrite = [{ key: 'a', sequence: 2, data: invoice('a', 1) as never }];
+    await writeRun(store, 'invoices', { records: rewrite }, { now: at(2) });
+    const paid = await write([invoice('a', 3, { status: 'paid' })], 3);
+    let deleted = 0;
+    await inRun(
+      store,
+      'invoices',
+      async (run) => {
+        deleted = run.runId!;
+        await run.markMissing({ seenIds: [], reason: 'reconcile_missing' });
+      },
+      { now: at(4) },
+    );
+    const restored = await write([invoice('a', 4, { status: 'paid' })], 5);
 
     const versions = await store.history('invoices', { id: 'a' });
     expect(
@@ -63,10 +83,10 @@ describeOnEachDialect('history mode', (fixture) => {
         (v.data as { status: string }).status,
       ]),
     ).toEqual([
-      ['insert', 1, at(0).toISOString(), 'finalized'],
-      ['update', 4, at(3).toISOString(), 'paid'],
-      ['delete', 5, at(4).toISOString(), 'paid'],
-      ['restore', 6, at(5).toISOString(), 'paid'],
+      ['insert', inserted, at(0).toISOString(), 'finalized'],
+      ['update', paid, at(3).toISOString(), 'paid'],
+      ['delete', deleted, at(4).toISOString(), 'paid'],
+      ['restore', restored, at(5).toISOString(), 'paid'],
     ]);
     expect(versions[2]!.deletedReason).toBe('reconcile_missing');
     expect(versions[0]!.sequence).toBe(2);
@@ -79,37 +99,33 @@ describeOnEachDialect('history mode', (fixture) => {
 
   it('a dry run and a stale record write no version', async () => {
     const store = await open(await fixture.freshUrl(), ['invoices']);
-    await store.writePage({ stream: 'invoices', records: keyed([invoice('a', 5)]), now, runId: 1 });
-    await store.previewPage({
-      stream: 'invoices',
-      records: keyed([invoice('a', 6, { status: 'paid' })]),
-      now: later,
-      runId: 2,
-    });
-    await store.writePage({
-      stream: 'invoices',
-      records: keyed([invoice('a', 4, { status: 'void' })]),
-      now: later,
-      runId: 3,
-    });
+    await writeRun(store, 'invoices', { records: keyed([invoice('a', 5)]) }, { now });
+    const paid = { records: keyed([invoice('a', 6, { status: 'paid' })]) };
+    await writeRun(store, 'invoices', paid, { now: later, dryRun: true });
+    await writeRun(
+      store,
+      'invoices',
+      { records: keyed([invoice('a', 4, { status: 'void' })]) },
+      { now: later },
+    );
     expect((await store.history('invoices', { id: 'a' })).map((v) => v.change)).toEqual(['insert']);
   });
 
   it('a column a later page adds reaches the versions, and the earlier versions hold null in it', async () => {
     const store = await open(await fixture.freshUrl(), ['invoices']);
-    await store.writePage({ stream: 'invoices', records: keyed([invoice('a', 1)]), now, runId: 1 });
-    await store.writePage({
-      stream: 'invoices',
-      records: keyed([{ ...invoice('a', 2), paidAmount: 12.5 }]),
-      now: later,
-      runId: 2,
-    });
-    await store.writePage({
-      stream: 'invoices',
-      records: keyed([{ ...invoice('a', 3), paidAmount: 20 }]),
-      now: at(30),
-      runId: 3,
-    });
+    await writeRun(store, 'invoices', { records: keyed([invoice('a', 1)]) }, { now });
+    await writeRun(
+      store,
+      'invoices',
+      { records: keyed([{ ...invoice('a', 2), paidAmount: 12.5 }]) },
+      { now: later },
+    );
+    await writeRun(
+      store,
+      'invoices',
+      { records: keyed([{ ...invoice('a', 3), paidAmount: 20 }]) },
+      { now: at(30) },
+    );
     const versions = await store.history('invoices', { id: 'a' });
     expect(versions.map((v) => v.columns.paid_amount)).toEqual([null, 12.5, 20]);
     expectContiguous(versions);
@@ -118,21 +134,27 @@ describeOnEachDialect('history mode', (fixture) => {
   it('child scopes replaced by a parent change close and open versions per child row', async () => {
     const store = await open(await fixture.freshUrl(), ['invoice_lines']);
     const line = (id: string, amount: number) => ({ id, amount, description: `line ${id}` });
-    const replace = (lines: object[], hours: number, runId: number) =>
-      store.replaceScopes({
-        stream: 'invoice_lines',
-        scopes: [{ scope: 'inv-1', records: keyed(lines) }],
-        now: at(hours),
-        runId,
-      });
-    await replace([line('1', 10), line('2', 20)], 0, 1);
-    await replace([line('1', 11), line('3', 30)], 1, 2);
+    const replace = async (lines: object[], hours: number) => {
+      let runId = 0;
+      await inRun(
+        store,
+        'invoice_lines',
+        async (run) => {
+          runId = run.runId!;
+          await run.replaceScopes([{ scope: 'inv-1', records: keyed(lines) }]);
+        },
+        { now: at(hours) },
+      );
+      return runId;
+    };
+    const first = await replace([line('1', 10), line('2', 20)], 0);
+    const second = await replace([line('1', 11), line('3', 30)], 1);
     const one = await store.history('invoice_lines', { id: '1', scope: 'inv-1' });
     const two = await store.history('invoice_lines', { id: '2', scope: 'inv-1' });
     const three = await store.history('invoice_lines', { id: '3', scope: 'inv-1' });
     expect(one.map((v) => [v.change, v.run])).toEqual([
-      ['insert', 1],
-      ['update', 2],
+      ['insert', first],
+      ['update', second],
     ]);
     expect(two.map((v) => [v.change, v.deletedReason])).toEqual([
       ['insert', null],
@@ -145,12 +167,7 @@ describeOnEachDialect('history mode', (fixture) => {
   it('switched on over stored rows, history starts there; switched off, every version is closed and kept', async () => {
     const url = await fixture.freshUrl();
     const before = await open(url, []);
-    await before.writePage({
-      stream: 'invoices',
-      records: keyed([invoice('a', 1), invoice('b', 1)]),
-      now,
-      runId: 1,
-    });
+    await writeRun(before, 'invoices', { records: keyed([invoice('a', 1), invoice('b', 1)]) }, { now });
     await before.close();
     opened.splice(0);
 
@@ -161,12 +178,12 @@ describeOnEachDialect('history mode', (fixture) => {
     expect(seeded[0]).toMatchObject({ change: 'insert', run: null, validTo: null });
     expect(seeded[0]!.validFrom.getTime()).toBeGreaterThanOrEqual(switchedOn.getTime() - 1000);
     const changed = new Date(Date.now() + 60_000);
-    await on.writePage({
-      stream: 'invoices',
-      records: keyed([invoice('a', 2, { status: 'paid' })]),
-      now: changed,
-      runId: 2,
-    });
+    await writeRun(
+      on,
+      'invoices',
+      { records: keyed([invoice('a', 2, { status: 'paid' })]) },
+      { now: changed },
+    );
     await on.close();
     opened.splice(0);
 
@@ -175,12 +192,8 @@ describeOnEachDialect('history mode', (fixture) => {
     expect(kept.map((v) => v.change)).toEqual(['insert', 'update']);
     expect(kept[0]!.validTo?.toISOString()).toBe(kept[1]!.validFrom.toISOString());
     expect(kept[1]!.validTo).not.toBeNull();
-    await off.writePage({
-      stream: 'invoices',
-      records: keyed([invoice('a', 3, { status: 'void' })]),
-      now: new Date(Date.now() + 120_000),
-      runId: 3,
-    });
+    const void_ = { records: keyed([invoice('a', 3, { status: 'void' })]) };
+    await writeRun(off, 'invoices', void_, { now: new Date(Date.now() + 120_000) });
     expect(await off.history('invoices', { id: 'a' })).toHaveLength(2);
   });
 
@@ -194,25 +207,25 @@ describeOnEachDialect('history mode', (fixture) => {
       key: { field: 'id' },
       columns: { title: { type: 'text', path: 'title' } },
     } satisfies StreamDefinition;
-    const first = await openStoreVerbs(url, { catalogue: { notes }, history: ['notes'] });
+    const first = await openStore(url, { catalogue: { notes }, history: ['notes'] });
     opened.push(first);
     const note = (title: string, priority: number) => ({ id: 'n1', title, meta: { priority } });
-    await first.writePage({ stream: 'notes', records: keyed([note('a', 1)]), now, runId: 1 });
-    await first.writePage({ stream: 'notes', records: keyed([note('b', 2)]), now: later, runId: 2 });
+    await writeRun(first, 'notes', { records: keyed([note('a', 1)]) }, { now });
+    await writeRun(first, 'notes', { records: keyed([note('b', 2)]) }, { now: later });
     const grown = {
       notes: {
         ...notes,
         columns: { ...notes.columns, priority: { type: 'integer', path: 'meta.priority' } },
       },
     } satisfies Record<string, StreamDefinition>;
-    const after = await openStoreVerbs(url, { catalogue: grown, history: ['notes'] });
+    const after = await openStore(url, { catalogue: grown, history: ['notes'] });
     opened.push(after);
     const versions = await after.history('notes', { id: 'n1' });
     expect(versions.map((v) => [v.columns.title, v.columns.priority])).toEqual([
       ['a', null],
       ['b', 2],
     ]);
-    await after.writePage({ stream: 'notes', records: keyed([note('c', 3)]), now: at(48), runId: 3 });
+    await writeRun(after, 'notes', { records: keyed([note('c', 3)]) }, { now: at(48) });
     const again = await after.history('notes', { id: 'n1' });
     expect(again.map((v) => [v.columns.title, v.columns.priority])).toEqual([
       ['a', null],
@@ -226,10 +239,13 @@ describeOnEachDialect('history mode', (fixture) => {
     const url = await fixture.freshUrl();
     const store = await open(url, ['invoices']);
     const write = (records: object[], hours: number) =>
-      store.writePage({ stream: 'invoices', records: keyed(records), now: at(hours), runId: 1 });
+      writeRun(store, 'invoices', { records: keyed(records) }, { now: at(hours) });
     await write([invoice('a', 1, { status: 'draft' }), invoice('b', 1)], 0);
     await write([invoice('a', 2, { status: 'finalized' })], 10);
-    await store.markDeleted({ stream: 'invoices', ids: ['b'], reason: 'reconcile_missing', now: at(20) });
+    const seen = ['a'];
+    await inRun(store, 'invoices', (run) => run.markMissing({ seenIds: seen, reason: 'reconcile_missing' }), {
+      now: at(20),
+    });
     const literal = (moment: Date) =>
       fixture.dialect === 'sqlite' ? `'${moment.toISOString()}'` : `timestamptz '${moment.toISOString()}'`;
     const asOf = async (moment: Date) => {

@@ -2,9 +2,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { StreamDefinition } from '../../config/stream-definition.js';
 import { streams } from '../../config/streams.js';
 import { liveViewStatement } from '../../src/store/live-view.js';
-import { openStoreVerbs } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { postgresTypes } from '../../src/store/postgres/postgres-types.js';
 import { keyed, now } from './records.js';
+import { commitRecords } from './run-pages.js';
 import { dialects } from './store-fixture.js';
 
 const tableNames = {
@@ -23,10 +24,10 @@ describe.each(dialects)('migrations on $name', ({ fixture: createFixture }) => {
 
   it('migrations are idempotent and create every catalogue table', async () => {
     const url = await fixture.freshUrl();
-    const store = await openStoreVerbs(url);
+    const store = await openStore(url);
     expect((await store.migrate()).applied).toEqual([]);
     await store.close();
-    const reopened = await openStoreVerbs(url);
+    const reopened = await openStore(url);
     expect((await reopened.migrate()).applied).toEqual([]);
     await reopened.close();
     const names = (await fixture.query<{ name: string }>(url, tableNames[fixture.dialect])).map(
@@ -62,16 +63,18 @@ describe.each(dialects)('migrations on $name', ({ fixture: createFixture }) => {
       key: { field: 'id' },
       columns: { title: { type: 'text', path: 'title' } },
     } satisfies StreamDefinition;
-    const before = await openStoreVerbs(url, { catalogue: { notes } });
-    await before.writePage({
-      stream: 'notes',
-      records: keyed([
-        { id: 'n1', title: 'a', meta: { pinned: true, at: '2024-01-01T00:00:00+01:00' } },
-        { id: 'n2', title: 'b' },
-      ]),
-      now,
-      runId: null,
-    });
+    const before = await openStore(url, { catalogue: { notes } });
+    await commitRecords(
+      before,
+      'notes',
+      {
+        records: keyed([
+          { id: 'n1', title: 'a', meta: { pinned: true, at: '2024-01-01T00:00:00+01:00' } },
+          { id: 'n2', title: 'b' },
+        ]),
+      },
+      { now },
+    );
     await before.close();
     const grown = {
       notes: {
@@ -84,7 +87,7 @@ describe.each(dialects)('migrations on $name', ({ fixture: createFixture }) => {
       },
       labels: { ...notes, columns: {} },
     } satisfies Record<string, StreamDefinition>;
-    const after = await openStoreVerbs(url, { catalogue: grown, migrate: false });
+    const after = await openStore(url, { catalogue: grown, migrate: false });
     expect((await after.migrate()).applied).toEqual([
       'stream-labels',
       'stream-notes-spec-at',
@@ -109,7 +112,7 @@ describe.each(dialects)('migrations on $name', ({ fixture: createFixture }) => {
       ['pinned', 'spec', 'meta.pinned'],
     ]);
     await after.close();
-    const shrunk = await openStoreVerbs(url, { catalogue: { notes } });
+    const shrunk = await openStore(url, { catalogue: { notes } });
     expect((await shrunk.migrate()).applied).toEqual([]);
     await shrunk.close();
   });
@@ -124,16 +127,18 @@ describe.each(dialects)('migrations on $name', ({ fixture: createFixture }) => {
       key: { field: 'id' },
       columns: { total: { type: 'number', path: 'total' } },
     } satisfies StreamDefinition;
-    const made = await openStoreVerbs(url, { catalogue: { notes } });
-    await made.writePage({
-      stream: 'notes',
-      records: keyed([
-        { id: 'n1', total: 12.5, paid: 3.3 },
-        { id: 'n2', total: 0.125, paid: null },
-      ]),
-      now,
-      runId: null,
-    });
+    const made = await openStore(url, { catalogue: { notes } });
+    await commitRecords(
+      made,
+      'notes',
+      {
+        records: keyed([
+          { id: 'n1', total: 12.5, paid: 3.3 },
+          { id: 'n2', total: 0.125, paid: null },
+        ]),
+      },
+      { now },
+    );
     await made.close();
     // As a store of an earlier version has it: the number columns alone.
     const companions = ['total_cents', 'paid_cents'];
@@ -146,7 +151,7 @@ describe.each(dialects)('migrations on $name', ({ fixture: createFixture }) => {
       url,
       `delete from kysely_migration where name in ('0013-cents-columns', 'stream-notes-spec-total_cents')`,
     );
-    const upgraded = await openStoreVerbs(url, { catalogue: { notes }, migrate: false });
+    const upgraded = await openStore(url, { catalogue: { notes }, migrate: false });
     expect((await upgraded.migrate()).applied).toEqual([
       '0013-cents-columns',
       'stream-notes-spec-total_cents',
@@ -169,12 +174,12 @@ describe.each(dialects)('migrations on $name', ({ fixture: createFixture }) => {
       Object.entries(streams).map(([name, definition]) => [name, { ...definition, columns: {} }]),
     ) as Record<string, StreamDefinition>;
     const grown = await fixture.freshUrl();
-    await (await openStoreVerbs(grown, { catalogue: bare })).close();
-    const store = await openStoreVerbs(grown);
+    await (await openStore(grown, { catalogue: bare })).close();
+    const store = await openStore(grown);
     expect((await store.migrate()).applied).toEqual([]);
     await store.close();
     const created = await fixture.freshUrl();
-    await (await openStoreVerbs(created)).close();
+    await (await openStore(created)).close();
 
     const schemaOf = async (url: string) => {
       const tables: Record<string, string[]> = {};

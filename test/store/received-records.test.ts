@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import type { JsonObject } from '../../schemas/json-object.js';
 import { describeOnEachDialect, useStore } from '../support/on-each-dialect.js';
 import { keyed, now } from './records.js';
+import { commitRecords } from './run-pages.js';
 
 /** What JSON.parse reads from an answer: the records of `data.items`. */
 function parsedItems(text: string): JsonObject[] {
@@ -12,13 +13,12 @@ describeOnEachDialect('a page written with the answer its records were parsed fr
   const store = useStore(fixture);
 
   const writeAnswer = (text: string, records = parsedItems(text)) =>
-    store().writePage({
-      stream: 'invoices',
-      records: keyed(records),
-      received: { text, path: ['data', 'items'] },
-      now,
-      runId: null,
-    });
+    commitRecords(
+      store(),
+      'invoices',
+      { records: keyed(records), received: { text, path: ['data', 'items'] } },
+      { now },
+    );
 
   const storedData = async () =>
     Object.fromEntries((await store().readRows('invoices')).map((row) => [row.id, row.data]));

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import type { StreamDefinition } from '../../config/stream-definition.js';
 import { streams } from '../../config/streams.js';
 import { CatalogueError } from '../../src/store/errors.js';
-import { openStoreVerbs } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { streamTables } from '../../src/store/stream-tables.js';
 import { describeOnEachDialect, useSyncSetup } from '../support/on-each-dialect.js';
 
@@ -55,7 +55,7 @@ describeOnEachDialect('reference columns of a store made before 0.2', (fixture) 
 
   /** Takes a new store back to the layout of 0.1: 0001-0003, typed columns of its own (an integer ride_id). */
   async function storeOfVersion01(url: string): Promise<void> {
-    await (await openStoreVerbs(url)).close();
+    await (await openStore(url)).close();
     const q = (text: string) => fixture.query(url, text);
     for (const stream of Object.keys(streams)) {
       await q(`drop view "${stream}_live"`);
@@ -86,7 +86,7 @@ describeOnEachDialect('reference columns of a store made before 0.2', (fixture) 
     expect((await fixture.query<{ type: string }>(url, columnType[fixture.dialect]))[0]!.type).toBe(
       'integer',
     );
-    const store = await openStoreVerbs(url, { migrate: false });
+    const store = await openStore(url, { migrate: false });
     const applied = (await store.migrate()).applied;
     await store.close();
     expect(applied).toEqual(

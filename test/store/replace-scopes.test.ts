@@ -1,25 +1,26 @@
 import { expect, it } from 'vitest';
 import { describeOnEachDialect, useStore } from '../support/on-each-dialect.js';
 import { keyed, later } from './records.js';
+import { inRun } from './run-pages.js';
 
 const line = (id: string, amount = 10) => ({ id, description: `line ${id}`, quantity: 1, amount });
 const lines = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, i) => line(`${prefix}-${i}`));
 
-describeOnEachDialect('replaceScopes', (fixture) => {
+type Scopes = Array<{ scope: string; records: object[] }>;
+const replacements = (scopes: Scopes) =>
+  scopes.map(({ scope, records }) => ({ scope, records: keyed(records) }));
+
+describeOnEachDialect('a child run replaces scopes', (fixture) => {
   const store = useStore(fixture);
 
-  const replace = (
-    scopes: Array<{ scope: string; records: object[] }>,
-    options: { dryRun?: boolean; runId?: number } = {},
-  ) =>
-    store().replaceScopes({
-      stream: 'invoice_lines',
-      scopes: scopes.map(({ scope, records }) => ({ scope, records: keyed(records) })),
+  /** One batch of child scopes replaced in a run of its own; answers the run's counts. */
+  const replace = (scopes: Scopes, options: { dryRun?: boolean } = {}) =>
+    inRun(store(), 'invoice_lines', (run) => run.replaceScopes(replacements(scopes)), {
       now: later,
-      runId: null,
       ...options,
     });
+  const lastRunId = async () => (await store().listRuns({ stream: 'invoice_lines', limit: 1 }))[0]!.id;
 
   it("replaces many scopes in one call: each scope's unlisted rows are marked missing, other scopes untouched", async () => {
     await replace([
@@ -31,15 +32,16 @@ describeOnEachDialect('replaceScopes', (fixture) => {
       { scope: 'inv1', records: [line('a-0', 99), line('a-1')] },
       { scope: 'inv2', records: [...lines('b', 2), line('b-9')] },
     ]);
-    expect(result).toEqual({
+    expect(result).toMatchObject({
+      pages: 2,
+      records: 5,
       inserted: 1,
       updated: 1,
       unchanged: 3,
-      staleSkipped: 0,
+      older: 0,
       drift: 0,
       deleted: 1,
       held: 0,
-      scopes: { hadRows: 2, emptied: 0 },
     });
     const gone = await store().readRows('invoice_lines', { live: false });
     expect(gone.map((row) => [row.scope, row.id, row.deletedReason])).toEqual([
@@ -78,7 +80,7 @@ describeOnEachDialect('replaceScopes', (fixture) => {
       scope,
       records: i < 15 ? [] : [...lines(scope, 2), line(`${scope}-new`)],
     }));
-    const result = await replace(batch, { runId: 3 });
+    const result = await replace(batch);
     expect(result).toMatchObject({ inserted: 5, deleted: 5, held: 45 });
     expect(await store().countRows('invoice_lines', { live: true })).toBe(60);
     const held = await store().heldDeletes('invoice_lines');
@@ -88,7 +90,7 @@ describeOnEachDialect('replaceScopes', (fixture) => {
       wouldDelete: 3,
       liveBefore: 3,
       liveAfter: 0,
-      runId: 3,
+      runId: await lastRunId(),
     });
   });
 
@@ -96,28 +98,22 @@ describeOnEachDialect('replaceScopes', (fixture) => {
     const parents = Array.from({ length: 20 }, (_, i) => `inv${i}`);
     await replace(parents.map((scope) => ({ scope, records: lines(scope, 3) })));
     // Groups of four, as parents' children arrive: no group alone empties guardMinScopes (10) scopes.
-    let earlier = { hadRows: 0, emptied: 0 };
-    let held = 0;
-    for (let first = 0; first < parents.length; first += 4) {
-      const group = parents.slice(first, first + 4).map((scope, i) => ({
-        scope,
-        records: first + i < 15 ? [] : lines(scope, 3),
-      }));
-      const result = await store().replaceScopes({
-        stream: 'invoice_lines',
-        scopes: group.map(({ scope, records }) => ({ scope, records: keyed(records) })),
-        now: later,
-        runId: 4,
-        earlier,
-      });
-      earlier = {
-        hadRows: earlier.hadRows + result.scopes.hadRows,
-        emptied: earlier.emptied + result.scopes.emptied,
-      };
-      held += result.held;
-    }
-    expect(earlier).toEqual({ hadRows: 20, emptied: 15 });
+    const counts = await inRun(
+      store(),
+      'invoice_lines',
+      async (run) => {
+        for (let first = 0; first < parents.length; first += 4) {
+          const group = parents.slice(first, first + 4).map((scope, i) => ({
+            scope,
+            records: first + i < 15 ? [] : lines(scope, 3),
+          }));
+          await run.replaceScopes(replacements(group));
+        }
+      },
+      { now: later },
+    );
     // Once the run's tally passes the guard, every later emptied scope is held.
+    const held = counts.held;
     expect(held).toBeGreaterThan(0);
     const heldScopes = (await store().heldDeletes('invoice_lines')).map((entry) => entry.scope);
     expect(heldScopes.length).toBe(held / 3);
@@ -130,7 +126,7 @@ describeOnEachDialect('replaceScopes', (fixture) => {
     await replace(parents.map((scope) => ({ scope, records: [] })));
     expect(await store().heldDeletes('invoice_lines')).toHaveLength(12);
     expect(await store().approveDeletes({ stream: 'invoice_lines', scopes: ['inv0'] })).toEqual(['inv0']);
-    expect(await store().pendingParents('invoice_lines', { limit: 10 })).toEqual(['inv0']);
+    expect(await store().pendingChildWork()).toMatchObject([{ stream: 'invoice_lines', queuedParents: 1 }]);
     const result = await replace(parents.map((scope) => ({ scope, records: [] })));
     expect(result).toMatchObject({ deleted: 2, held: 22 });
     const held = (await store().heldDeletes('invoice_lines')).map((entry) => entry.scope);

@@ -1,78 +1,90 @@
 import { expect, it } from 'vitest';
 import { describeOnEachDialect, useStore } from '../support/on-each-dialect.js';
 import { invoice, keyed, later, now, task } from './records.js';
+import { commitRecords, openTestRun } from './run-pages.js';
 
 describeOnEachDialect('runs and reads', (fixture) => {
   const store = useStore(fixture);
 
+  /** A run whose clock the test moves. */
+  const clocked = (
+    stream: string,
+    partition = '',
+    trigger: 'schedule' | 'manual' | 'webhook' = 'schedule',
+  ) => {
+    const clock = { at: now };
+    const opening = store().openRun({ stream, partition, trigger, now: () => clock.at });
+    return { clock, opening };
+  };
+
   it('records runs from start to finish and lists the latest per stream partition', async () => {
-    const first = await store().startRun({ stream: 'invoices', trigger: 'schedule', now });
-    await store().finishRun(first, {
-      result: 'failed',
-      pages: 1,
-      inserted: 2,
-      updated: 0,
-      deleted: 0,
-      drift: 1,
-      held: 4,
-      error: 'boom',
-      now: later,
+    const first = clocked('invoices');
+    const failed = await first.opening;
+    await failed.commitPage({
+      records: keyed([invoice('a', 1), invoice('b', 2)]),
+      state: { strategyState: null },
     });
-    const second = await store().startRun({ stream: 'invoices', trigger: 'manual', now: later });
-    const tasks = await store().startRun({ stream: 'tasks', partition: 'op1', trigger: 'webhook', now });
-    expect(second).toBeGreaterThan(first);
+    await failed.flush();
+    first.clock.at = later;
+    await failed.finish({ result: 'failed', error: 'boom' });
+    const second = clocked('invoices', '', 'manual');
+    second.clock.at = later;
+    const running = await second.opening;
+    const tasks = await clocked('tasks', 'op1', 'webhook').opening;
+    expect(running.runId).toBeGreaterThan(failed.runId!);
     expect(await store().listRuns({ stream: 'invoices' })).toMatchObject([
-      { id: second, result: 'running', finishedAt: null, trigger: 'manual' },
+      { id: running.runId, result: 'running', finishedAt: null, trigger: 'manual' },
       {
-        id: first,
+        id: failed.runId,
         result: 'failed',
         error: 'boom',
         pages: 1,
         inserted: 2,
-        drift: 1,
-        held: 4,
+        drift: 0,
+        held: 0,
         startedAt: now,
         finishedAt: later,
       },
     ]);
     expect((await store().lastRuns()).map((r) => [r.stream, r.partition, r.id])).toEqual([
-      ['invoices', '', second],
-      ['tasks', 'op1', tasks],
+      ['invoices', '', running.runId],
+      ['tasks', 'op1', tasks.runId],
     ]);
     expect(await store().listRuns({ limit: 1 })).toHaveLength(1);
   });
 
-  it('iterates live ids and records in key order, in batches', async () => {
-    await store().writePage({
-      stream: 'tasks',
-      scope: 'op1',
-      records: keyed(['t3', 't1', 't2', 't4', 't5'].map((id) => task(id))),
-      now,
-      runId: null,
-    });
-    await store().writePage({
-      stream: 'tasks',
-      scope: 'op2',
-      records: keyed([task('t0')]),
-      now,
-      runId: null,
-    });
-    await store().markDeleted({ stream: 'tasks', scope: 'op1', ids: ['t4'], reason: 'upstream', now });
-    const batches: string[][] = [];
-    for await (const batch of store().liveIds('tasks', { scope: 'op1', batchSize: 2 })) batches.push(batch);
-    expect(batches).toEqual([
-      ['t1', 't2'],
-      ['t3', 't5'],
+  it('reads the ids a stream references, of its live rows', async () => {
+    const ops = ['op1', 'op2'];
+    await commitRecords(
+      store(),
+      'tasks',
+      { scope: 'op1', records: keyed(['t3', 't1'].map((id) => task(id))) },
+      { partition: 'op1' },
+    );
+    await commitRecords(
+      store(),
+      'tasks',
+      { scope: 'op2', records: keyed([task('t0')]) },
+      { partition: 'op2' },
+    );
+    await commitRecords(
+      store(),
+      'tasks',
+      { scope: 'op1', records: keyed([task('t4')]), deletedUpstream: true },
+      { partition: 'op1' },
+    );
+    const run = await openTestRun(store(), 'invoices', { dryRun: true });
+    expect(await Promise.all(ops.map((scope) => run.referencedIds('tasks', 'id', scope)))).toEqual([
+      ['t1', 't3'],
+      ['t0'],
     ]);
-    expect(await store().referencedIds('tasks', { path: 'id', scope: 'op2' })).toEqual(['t0']);
   });
 
   it("keeps each partition's latest run and latest success as runs pile up, and when runs are deleted", async () => {
     const run = async (partition: string, result: 'succeeded' | 'failed', at: Date) => {
-      const id = await store().startRun({ stream: 'tasks', partition, trigger: 'schedule', now: at });
-      const counts = { pages: 0, inserted: 0, updated: 0, deleted: 0, drift: 0, held: 0 };
-      await store().finishRun(id, { ...counts, result, error: null, now: at });
-      return id;
+      const opened = await openTestRun(store(), 'tasks', { partition, trigger: 'schedule', now: at });
+      await opened.finish({ result, error: null });
+      return opened.runId!;
     };
     const at = (minutes: number) => new Date(now.getTime() + minutes * 60_000);
     await run('op1', 'succeeded', at(1));
@@ -102,19 +114,8 @@ describeOnEachDialect('runs and reads', (fixture) => {
   });
 
   it('counts rows, live and deleted', async () => {
-    await store().writePage({
-      stream: 'invoices',
-      records: keyed([invoice('a', 1), invoice('b', 2)]),
-      now,
-      runId: null,
-    });
-    await store().writePage({
-      stream: 'invoices',
-      records: keyed([invoice('c', 3)]),
-      now,
-      runId: null,
-      deletedUpstream: true,
-    });
+    await commitRecords(store(), 'invoices', { records: keyed([invoice('a', 1), invoice('b', 2)]) });
+    await commitRecords(store(), 'invoices', { records: keyed([invoice('c', 3)]), deletedUpstream: true });
     expect([
       await store().countRows('invoices'),
       await store().countRows('invoices', { live: true }),

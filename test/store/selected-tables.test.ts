@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { openStoreVerbs } from '../../src/store/open-store.js';
-import type { StoreVerbs } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
 import { now } from './records.js';
 import { dialects } from './store-fixture.js';
 
@@ -21,10 +21,10 @@ describe.each(dialects)('tables of the selected streams on $name', ({ fixture: c
     );
 
   it('makes the selected streams’ tables and views only; a stream run later gets its table then; none is dropped', async () => {
-    let store: StoreVerbs | undefined;
+    let store: Store | undefined;
     try {
       const url = await fixture.freshUrl();
-      store = await openStoreVerbs(url, { streams: ['invoices', 'clients'] });
+      store = await openStore(url, { streams: ['invoices', 'clients'] });
       expect(streamRelations(await names(url))).toEqual([
         'clients',
         'clients_live',
@@ -50,7 +50,7 @@ describe.each(dialects)('tables of the selected streams on $name', ({ fixture: c
       await store.close();
 
       // Selected no longer: the tables stay, and are kept current.
-      store = await openStoreVerbs(url, { streams: ['invoices'] });
+      store = await openStore(url, { streams: ['invoices'] });
       expect(streamRelations(await names(url))).toEqual([
         'clients',
         'clients_live',

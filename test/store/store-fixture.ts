@@ -5,10 +5,10 @@ import { dirname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { liveViewName, liveViewStatement } from '../../src/store/live-view.js';
-import { type OpenStoreOptions, openStoreVerbs } from '../../src/store/open-store.js';
+import { type OpenStoreOptions, openStore } from '../../src/store/open-store.js';
 import { postgresTypes } from '../../src/store/postgres/postgres-types.js';
 import { sqliteTypes } from '../../src/store/sqlite/sqlite-types.js';
-import type { StoreVerbs } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
 import type { SqlTypes } from '../../src/store/store-dialect.js';
 
 /** The PostgreSQL server tests use; each test file creates its own databases on it and drops them. */
@@ -24,8 +24,8 @@ export interface StoreFixture {
   freshUrl(): Promise<string>;
   /** Drops a database `freshUrl` made, before `cleanup` (a soak makes thousands). */
   dropFresh(url: string): Promise<void>;
-  /** Opens a store on the shared URL after emptying every table of it. */
-  open(options?: OpenStoreOptions): Promise<StoreVerbs>;
+  /** Opens a store on the shared URL, every table of it emptied first. */
+  open(options?: OpenStoreOptions): Promise<Store>;
   /** Runs raw SQL on a URL of this fixture (to look under the store's verbs). */
   query<T = Record<string, unknown>>(url: string, text: string, params?: unknown[]): Promise<T[]>;
   cleanup(): Promise<void>;
@@ -81,16 +81,15 @@ function sqliteFixture(): StoreFixture {
     freshUrl: async () => inNewDirectory(randomUUID()),
     dropFresh: async (url) => rmSync(dirname(url.slice('sqlite:'.length)), { recursive: true, force: true }),
     async open(options) {
-      const store = await openStoreVerbs(shared, options);
-      await dropInferredColumns((text) => query(shared, text), sqliteTypes);
       const tables = await query<{ name: string }>(
         shared,
         "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%'",
       );
+      if (tables.some((table) => table.name === 'stream_columns'))
+        await dropInferredColumns((text) => query(shared, text), sqliteTypes);
       for (const { name } of tables)
         if (!registryTables.has(name)) await query(shared, `delete from "${name}"`);
-      await store.loadColumns();
-      return store;
+      return openStore(shared, options);
     },
     query,
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
@@ -133,18 +132,16 @@ function postgresFixture(): StoreFixture {
     },
     async open(options) {
       const url = await sharedUrl();
-      const store = await openStoreVerbs(url, options);
-      await dropInferredColumns((text) => query(url, text), postgresTypes);
-      const tables = (
-        await query<{ tablename: string }>(
-          url,
-          "select tablename from pg_tables where schemaname = 'public' and tablename not like 'kysely_%'",
-        )
-      ).filter((t) => !registryTables.has(t.tablename));
-      if (tables.length)
-        await query(url, `truncate ${tables.map((t) => `"${t.tablename}"`).join(', ')} restart identity`);
-      await store.loadColumns();
-      return store;
+      const tables = await query<{ tablename: string }>(
+        url,
+        "select tablename from pg_tables where schemaname = 'public' and tablename not like 'kysely_%'",
+      );
+      if (tables.some((table) => table.tablename === 'stream_columns'))
+        await dropInferredColumns((text) => query(url, text), postgresTypes);
+      const emptied = tables.filter((t) => !registryTables.has(t.tablename));
+      if (emptied.length)
+        await query(url, `truncate ${emptied.map((t) => `"${t.tablename}"`).join(', ')} restart identity`);
+      return openStore(url, options);
     },
     query,
     async cleanup() {

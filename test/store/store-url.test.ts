@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StoreConnectionError, StoreUrlError } from '../../src/store/errors.js';
-import { openStoreVerbs } from '../../src/store/open-store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { parseStoreUrl } from '../../src/store/store-url.js';
 
 describe('STORE_URL', () => {
@@ -35,7 +35,7 @@ describe('STORE_URL', () => {
   });
 
   it('names STORE_URL, without the password, when the database cannot be reached', async () => {
-    const opening = openStoreVerbs('postgres://someone:secret@127.0.0.1:1/nowhere');
+    const opening = openStore('postgres://someone:secret@127.0.0.1:1/nowhere');
     await expect(opening).rejects.toBeInstanceOf(StoreConnectionError);
     await expect(opening).rejects.toThrow(/STORE_URL=postgres:\/\/someone:\*\*\*@127\.0\.0\.1:1\/nowhere/);
     await expect(opening).rejects.not.toThrow(/secret/);
@@ -46,7 +46,7 @@ describe('STORE_URL', () => {
     const file = join(dir, 'a-file');
     writeFileSync(file, '');
     try {
-      const opening = openStoreVerbs(`sqlite:${file}/x.sqlite`);
+      const opening = openStore(`sqlite:${file}/x.sqlite`);
       await expect(opening).rejects.toBeInstanceOf(StoreConnectionError);
       await expect(opening).rejects.toThrow(`STORE_URL=sqlite:${file}/x.sqlite`);
     } finally {

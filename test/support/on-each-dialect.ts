@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe } from 'vitest';
 import type { StartSimOptions } from '../../src/sim/start-sim.js';
-import type { StoreVerbs } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
 import { dialects, type StoreFixture } from '../store/store-fixture.js';
 import { type SyncSetup, startSyncSetup } from './sync-setup.js';
 
@@ -17,8 +17,8 @@ export function describeOnEachDialect(title: string, suite: (fixture: StoreFixtu
 }
 
 /** The store of the running test: opened emptied before each test, closed after it. */
-export function useStore(fixture: StoreFixture): () => StoreVerbs {
-  let store: StoreVerbs | undefined;
+export function useStore(fixture: StoreFixture): () => Store {
+  let store: Store | undefined;
   beforeEach(async () => {
     store = await fixture.open();
     return () => store!.close();
@@ -30,8 +30,8 @@ export function useStore(fixture: StoreFixture): () => StoreVerbs {
 export function useSyncSetup(
   fixture: StoreFixture,
   simOptions: StartSimOptions = {},
-): { store: () => StoreVerbs; setup: () => SyncSetup } {
-  let store: StoreVerbs | undefined;
+): { store: () => Store; setup: () => SyncSetup } {
+  let store: Store | undefined;
   let setup: SyncSetup | undefined;
   beforeEach(async () => {
     store = await fixture.open();

@@ -2,7 +2,7 @@ import { defaultSettings, type Settings } from '../../config/settings.js';
 import { createLogger } from '../../src/logger.js';
 import { createSimAdminClient, type SimAdminClient } from '../../src/sim/sim-admin-client.js';
 import { type SimHandle, type StartSimOptions, startSim } from '../../src/sim/start-sim.js';
-import type { StoreVerbs } from '../../src/store/store.js';
+import type { Store } from '../../src/store/store.js';
 import { createSyncEngine, type SyncEngine, type SyncEngineOptions } from '../../src/sync/sync-engine.js';
 
 /** A simulator, its admin client, and an engine syncing it into the given store. */
@@ -15,7 +15,7 @@ export interface SyncSetup {
 }
 
 export async function startSyncSetup(
-  store: StoreVerbs,
+  store: Store,
   simOptions: StartSimOptions = {},
   settings: Partial<Settings> = {},
   engineOptions: Pick<SyncEngineOptions, 'clientOptions'> = {},

@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import { StreamUsageError } from '../errors.js';
-import type { StoredVersion } from '../store.js';
 import { type StoreContext, scopeValue } from '../store-context.js';
-import type { DeleteReason } from '../store-dialect.js';
+import type { DeleteReason, StoredVersion } from '../store-types.js';
 import { recordFromData } from '../stored-record.js';
 import { decodeColumn, toStoredDate } from '../stored-values.js';
 import { historyViewName } from './history-names.js';

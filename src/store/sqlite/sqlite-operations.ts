@@ -3,7 +3,8 @@
 // starting thread runs the same ones on a connection of its own until the thread is up. It imports
 // only types and a function that imports nothing, so the thread's module bundles on its own.
 import type BetterSqlite3 from 'better-sqlite3';
-import type { PageWorkResult, UpsertCounts } from '../store-dialect.js';
+import type { PageWorkResult } from '../store-dialect.js';
+import type { UpsertCounts } from '../store-types.js';
 import { valuesAtPath } from '../values-at-path.js';
 import type { PageMessage, ReceivedData, Statement, StatementResult, UpsertWork } from './sqlite-thread.js';
 

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { PageWorkResult, UpsertCounts } from '../store-dialect.js';
+import type { PageWorkResult } from '../store-dialect.js';
+import type { UpsertCounts } from '../store-types.js';
 import {
   openSqliteConnection,
   type SqliteOperations,

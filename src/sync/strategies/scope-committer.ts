@@ -1,5 +1,4 @@
-import type { LeftParent } from '../../store/child-queue.js';
-import type { ParentBatch, PartitionRun, ScopeReplacement } from '../../store/store.js';
+import type { LeftParent, ParentBatch, PartitionRun, ScopeReplacement } from '../../store/store.js';
 
 /** The largest group of scopes one transaction replaces. */
 const maxGroup = 200;

@@ -9,7 +9,7 @@ import { createLogger } from '../../../src/logger.js';
 import { createSimAdminClient, type SimAdminClient } from '../../../src/sim/sim-admin-client.js';
 import type { FaultRates } from '../../../src/sim/sim-options.js';
 import { type SimHandle, type StartSimOptions, startSim } from '../../../src/sim/start-sim.js';
-import type { StoreVerbs } from '../../../src/store/store.js';
+import type { Store } from '../../../src/store/store.js';
 import type { StoreFixture } from '../../store/store-fixture.js';
 
 /** Short waits so a test sees many attempts in a second. */
@@ -31,7 +31,7 @@ export interface DeliverySetup {
   readonly sim: SimHandle;
   readonly admin: SimAdminClient;
   readonly client: TmsClient;
-  readonly store: StoreVerbs;
+  readonly store: Store;
   /** Adds commands as the CLI does (each must pass the check). */
   add(...commands: CommandInput[]): Promise<number[]>;
   /** One pass of a deliverer named `owner` over the outbox (`once`: no retry within the pass). */
@@ -83,7 +83,7 @@ export function useDeliverySetup(
   return () => setup!;
 }
 
-function deliverySetup(store: StoreVerbs, sim: SimHandle, client: TmsClient): DeliverySetup {
+function deliverySetup(store: Store, sim: SimHandle, client: TmsClient): DeliverySetup {
   const admin = createSimAdminClient({ url: sim.url });
   const logger = createLogger({ level: (process.env.TEST_LOG_LEVEL as 'info') ?? 'silent' });
   const context = (

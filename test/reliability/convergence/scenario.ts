@@ -3,7 +3,7 @@ import { defaultSettings } from '../../../config/settings.js';
 import { differencesFromTruth } from '../../../src/cli/store-vs-truth.js';
 import { restStreams } from '../../../src/sim/admin/sim-truth.js';
 import type { FaultRates, SimVariant } from '../../../src/sim/sim-options.js';
-import type { StoreVerbs } from '../../../src/store/store.js';
+import type { Store } from '../../../src/store/store.js';
 import { type SyncSetup, startSyncSetup } from '../../support/sync-setup.js';
 import { historyDifferences } from './history-checks.js';
 
@@ -106,7 +106,7 @@ export const scenarioVariants: ReadonlyArray<readonly [string, Partial<SimVarian
  * (the store opened with history mode on the synced streams), what breaks history's invariants.
  */
 export async function playScenario(
-  store: StoreVerbs,
+  store: Store,
   steps: readonly Step[],
   variant: Partial<SimVariant> = {},
   { history = false }: { history?: boolean } = {},

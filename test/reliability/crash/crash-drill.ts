@@ -9,7 +9,7 @@ import { openSyncQueue } from '../../../jobs/sync-queue.js';
 import { differencesFromTruth } from '../../../src/cli/store-vs-truth.js';
 import type { RequestCounts } from '../../../src/sim/admin/request-counter.js';
 import { createSimAdminClient, type SimAdminClient } from '../../../src/sim/sim-admin-client.js';
-import { openStoreVerbs } from '../../../src/store/open-store.js';
+import { openStore } from '../../../src/store/open-store.js';
 import { deleteKeysUnder } from '../../jobs/support/queue-fixture.js';
 import { type CliProcess, exitWithin, spawnCli, spawnWorker } from '../../jobs/support/worker-process.js';
 import { historyDifferences } from '../convergence/history-checks.js';
@@ -253,7 +253,7 @@ function pagesBetween(before: RequestCounts, after: RequestCounts): number {
 }
 
 async function compareWithTruth(storeUrl: string, sim: SimAdminClient): Promise<CrashDrillReport['streams']> {
-  const store = await openStoreVerbs(storeUrl);
+  const store = await openStore(storeUrl);
   try {
     const result: Array<CrashDrillReport['streams'][number]> = [];
     for (const stream of streams) {

@@ -5,14 +5,14 @@ import { createLogger } from '../../../src/logger.js';
 import { createSimAdminClient, type SimAdminClient } from '../../../src/sim/sim-admin-client.js';
 import type { SimVariant } from '../../../src/sim/sim-options.js';
 import { type SimHandle, startSim } from '../../../src/sim/start-sim.js';
-import type { StoreVerbs } from '../../../src/store/store.js';
+import type { Store } from '../../../src/store/store.js';
 import { quickClient, quickCommands } from '../../commands/support/delivery-setup.js';
 import type { StoreFixture } from '../../store/store-fixture.js';
 import { checkUpstream } from './check-upstream.js';
 import { type PlannedCommand, planCommands, type SimRecords, type WriteBackCase } from './commands.js';
 
 /** How the commands are delivered under faults, before the faults stop and a final delivery ends it. */
-export type Deliver = (context: { sim: SimHandle; store: StoreVerbs; storeUrl: string }) => Promise<void>;
+export type Deliver = (context: { sim: SimHandle; store: Store; storeUrl: string }) => Promise<void>;
 
 /** What a case did, for the soak's figures. */
 export interface CaseReport {
@@ -29,7 +29,7 @@ export interface CaseReport {
  */
 export async function playWriteBack(
   fixture: StoreFixture,
-  store: StoreVerbs,
+  store: Store,
   testCase: WriteBackCase,
   variant: Partial<SimVariant>,
   deliver: Deliver,
@@ -92,7 +92,7 @@ async function simRecords(admin: SimAdminClient): Promise<SimRecords> {
 async function insert(
   fixture: StoreFixture,
   url: string,
-  store: StoreVerbs,
+  store: Store,
   command: PlannedCommand,
 ): Promise<void> {
   if (!command.sql) {
