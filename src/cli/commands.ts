@@ -25,9 +25,9 @@ const catalogue: Record<string, () => Promise<RegisterCommand>> = {
   sim: async () => (await import('./sim-command.js')).registerSimCommand,
   verify: async () => (await import('./verify-command.js')).registerVerifyCommand,
   // Write-back (docs/write-back.md)
-  command: async () => (await import('./command-command.js')).registerCommandCommand,
+  command: async () => (await import('./write-back-command.js')).registerCommandCommand,
   push: async () => (await import('./push-command.js')).registerPushCommand,
-  commands: async () => (await import('./commands-command.js')).registerCommandsCommand,
+  commands: async () => (await import('./write-back-list-command.js')).registerCommandsCommand,
 };
 
 /**

@@ -1,16 +1,16 @@
 import { hostname } from 'node:os';
 import type { Command as Program } from 'commander';
 import { loadSettings } from '../../config/load-settings.js';
-import type { Delivery } from '../commands/deliver-command.js';
-import { touchedStreams } from '../commands/drain-outbox.js';
-import { pushOutbox } from '../commands/push-outbox.js';
 import { createSyncEngine, type SyncEngine } from '../sync/sync-engine.js';
 import { describeError } from '../tms-sync-error.js';
+import type { Delivery } from '../write-back/deliver-command.js';
+import { touchedStreams } from '../write-back/drain-outbox.js';
+import { pushOutbox } from '../write-back/push-outbox.js';
 import { exitCodes, runCommand } from './cli-failure.js';
 import { cliLogger } from './cli-logger.js';
-import { formatCommands, reviewWarning } from './command-table.js';
 import { formatSummary } from './summary-table.js';
 import { allSucceeded, runShowingProgress, runWithSignals } from './sync-command.js';
+import { formatCommands, reviewWarning } from './write-back-table.js';
 
 export function registerPushCommand(program: Program): void {
   program

@@ -3,7 +3,6 @@ import { loadSettings } from '../../config/load-settings.js';
 import type { ColumnReport, HeldDelete, Store } from '../store/store.js';
 import { selectPartitions } from '../sync/select-partitions.js';
 import { exitCodes, runCommand } from './cli-failure.js';
-import { formatCommandStatus } from './command-status.js';
 import { formatDuration, parseDuration } from './durations.js';
 import { formatQueueStatus, readQueueStatus } from './queue-status.js';
 import { type PartitionProblem, partitionProblems } from './status-checks.js';
@@ -11,6 +10,7 @@ import { readStatus, type StatusReport, type StreamStatus } from './stream-statu
 import { formatTable } from './text-table.js';
 import { thousands } from './thousands.js';
 import { openCliStore } from './with-cli-store.js';
+import { formatCommandStatus } from './write-back-status.js';
 
 /** Longest error text per partition in the table's notes (`--json` has it whole). */
 const errorWidth = 240;

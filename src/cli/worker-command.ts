@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../../config/load-settings.js';
 import type { Settings } from '../../config/settings.js';
-import { startCommandDelivery } from '../../jobs/command-delivery.js';
 import { connectRedis } from '../../jobs/connect-redis.js';
 import { createRedisBudget } from '../../jobs/redis-request-budget.js';
 import { openSyncQueue } from '../../jobs/sync-queue.js';
 import { startSyncWorker } from '../../jobs/sync-worker.js';
 import { readHeartbeats } from '../../jobs/worker-heartbeat.js';
+import { startCommandDelivery } from '../../jobs/write-back-delivery.js';
 import { createLogger, type Logger } from '../logger.js';
 import { type OpsServer, startOpsServer } from '../ops/ops-server.js';
 import { createSyncMetrics } from '../ops/sync-metrics.js';

@@ -4,8 +4,8 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { commandQueueName } from '../../jobs/command-delivery.js';
 import type { SyncQueue } from '../../jobs/sync-queue.js';
+import { commandQueueName } from '../../jobs/write-back-delivery.js';
 
 export const dashboardPath = '/admin/queues';
 const cookieName = 'tms_ops_token';

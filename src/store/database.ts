@@ -119,7 +119,7 @@ type NullableTimestamp = ColumnType<string | Date | null, string | null | undefi
 /** A column the database fills by default on insert (a user's plain SQL insert leaves it out). */
 type Defaulted<T> = ColumnType<T, T | undefined, T>;
 
-/** The write-back outbox (src/store/commands/, docs/write-back.md): one row per command. */
+/** The write-back outbox (src/store/outbox/, docs/write-back.md): one row per command. */
 export interface TmsCommandsTable {
   id: Generated<number>;
   kind: string;

@@ -1,5 +1,4 @@
 import { CompiledQuery } from 'kysely';
-import type { SqlTypes } from './store-dialect.js';
 
 /** What a stream table's live view adds to its name: `invoices` -> `invoices_live`. */
 export const liveViewSuffix = '_live';
@@ -15,7 +14,10 @@ export function liveViewName(table: string): string {
  * column; SQLite expands it at every read, so the view is created once. Names are catalogue
  * identifiers, checked in stream-tables.ts.
  */
-export function liveViewStatement(table: string, types: Pick<SqlTypes, 'viewsFixColumns'>): CompiledQuery {
+export function liveViewStatement(
+  table: string,
+  types: { readonly viewsFixColumns: boolean },
+): CompiledQuery {
   const define = types.viewsFixColumns ? 'create or replace view' : 'create view if not exists';
   return CompiledQuery.raw(
     `${define} "${liveViewName(table)}" as select * from "${table}" where deleted_at is null`,

@@ -1,6 +1,6 @@
 import type { CompiledQuery } from 'kysely';
 import { growColumns } from './columns/grow-columns.js';
-import { emptyObservations, type PageObservations } from './columns/record-walk.js';
+import { emptyObservations, type PageObservations } from './columns/page-observations.js';
 import {
   driftStatements,
   growthStatements,

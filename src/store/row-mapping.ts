@@ -1,5 +1,6 @@
 import type { ColumnValue } from './columns/column-values.js';
-import { createRecordWalker, type PageObservations } from './columns/record-walk.js';
+import type { PageObservations } from './columns/page-observations.js';
+import { createRecordWalker } from './columns/record-walk.js';
 import type { StoreRecord } from './store-types.js';
 import type { StreamTable } from './stream-tables.js';
 

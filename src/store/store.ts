@@ -1,7 +1,7 @@
 import type { ColumnReport } from './columns/describe-columns.js';
-import type { CommandOutbox } from './commands/command-outbox.js';
 import type { HeldDelete } from './held-deletes.js';
 import type { MigrationSummary } from './migrations/migrate-store.js';
+import type { CommandOutbox } from './outbox/outbox-types.js';
 import type { PartitionRun } from './partition-run.js';
 import type { ResetResult } from './reset-stream.js';
 import type {
@@ -18,9 +18,9 @@ import type {
 
 export type { ChildWork, ParentBatch } from './child-work.js';
 export type { ColumnReport } from './columns/describe-columns.js';
-export type { CommandCount, CommandOutbox, Settlement } from './commands/command-outbox.js';
 export type { HeldDelete } from './held-deletes.js';
 export type { MigrationSummary } from './migrations/migrate-store.js';
+export type { CommandCount, CommandOutbox, Settlement } from './outbox/outbox-types.js';
 export type { PartitionRun } from './partition-run.js';
 export type { ResetResult } from './reset-stream.js';
 export type * from './store-types.js';

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkCommand } from '../../src/commands/check-command.js';
 import type { StreamTruth } from '../../src/sim/stream-truth.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
+import { checkCommand } from '../../src/write-back/admit-command.js';
 import { dialects } from '../store/store-fixture.js';
 import { type SyncSetup, startSyncSetup } from '../support/sync-setup.js';
 

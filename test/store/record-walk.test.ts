@@ -2,11 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ColumnType } from '../../config/stream-definition.js';
 import { type ColumnValue, columnConverters, misfit } from '../../src/store/columns/column-values.js';
-import {
-  createRecordWalker,
-  emptyObservations,
-  maxFlattenDepth,
-} from '../../src/store/columns/record-walk.js';
+import { emptyObservations } from '../../src/store/columns/page-observations.js';
+import { createRecordWalker, maxFlattenDepth } from '../../src/store/columns/record-walk.js';
 import type { TypedColumn } from '../../src/store/columns/typed-column.js';
 
 /** Property names that are awkward as code or as object keys: the walker compiles names into a switch. */

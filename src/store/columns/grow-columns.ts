@@ -1,6 +1,6 @@
 import { withCentsColumns } from './cents-columns.js';
 import { columnNameFor } from './column-name.js';
-import type { PageObservations } from './record-walk.js';
+import type { PageObservations } from './page-observations.js';
 import type { TypedColumn } from './typed-column.js';
 import { columnTypeFor } from './value-kind.js';
 

@@ -1,26 +1,12 @@
 import { jsonTypeOf } from '../../../schemas/json-object.js';
-import { type ColumnValue, columnConverters, misfit } from './column-values.js';
+import { columnConverters, misfit } from './column-values.js';
+import type { PageObservations, RecordWalker } from './page-observations.js';
 import type { TypedColumn } from './typed-column.js';
-import { kindOf, type ValueKind } from './value-kind.js';
+import { kindOf } from './value-kind.js';
 import { compileWalker, type PathNode, type WalkerParts } from './walker-source.js';
 
 /** Nested objects are flattened this many levels down; deeper values stay in `data` only. */
 export const maxFlattenDepth = 6;
-
-/** What the records of one page showed beyond their column values. */
-export interface PageObservations {
-  /** Per column index: values that did not fit the column's type, and one of them described. */
-  readonly drift: Map<number, { count: number; sample: string }>;
-  /** Scalar fields without a column yet, by path key, with the kinds of their values. */
-  readonly unknown: Map<string, { readonly path: string[]; readonly kinds: Set<ValueKind> }>;
-}
-
-/** Fills one record's column values (aligned with the columns) and notes what else it holds. */
-export type RecordWalker = (record: object, observations: PageObservations) => ColumnValue[];
-
-export function emptyObservations(): PageObservations {
-  return { drift: new Map(), unknown: new Map() };
-}
 
 /**
  * Builds the walker of a column set. One pass over each record's properties, whose cost is the

@@ -5,7 +5,7 @@ import { versionsTableName } from '../history/history-names.js';
 import { liveViewStatement } from '../live-view.js';
 import type { SqlTypes } from '../store-dialect.js';
 import type { StreamTable } from '../stream-tables.js';
-import type { PageObservations } from './record-walk.js';
+import type { PageObservations } from './page-observations.js';
 import type { TypedColumn } from './typed-column.js';
 
 /** The statements that grow a table by a page's new columns, inside the page's transaction. */

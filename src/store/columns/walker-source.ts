@@ -1,5 +1,5 @@
 import type { ColumnConverter, ColumnValue, misfit } from './column-values.js';
-import type { PageObservations, RecordWalker } from './record-walk.js';
+import type { PageObservations, RecordWalker } from './page-observations.js';
 
 /** A node of the column paths' trie: the columns at one path and the property names below it. */
 export interface PathNode {

@@ -6,9 +6,10 @@ import { sqliteEnqueueParentsQueries } from './sqlite-child-queue.js';
 import { sqliteHistory } from './sqlite-history.js';
 import { loadSqliteIdSet } from './sqlite-id-set.js';
 import { createSqliteKysely } from './sqlite-kysely.js';
+import type { Statement } from './sqlite-messages.js';
 import { sqlitePartitionRuns } from './sqlite-partition-runs.js';
 import { isDefaultDataDirectory } from './sqlite-path-problem.js';
-import { type Statement, startSqliteThread } from './sqlite-thread.js';
+import { startSqliteThread } from './sqlite-thread.js';
 import { sqliteTypes } from './sqlite-types.js';
 import { createSqlitePageUpsert, type ThreadUpsert } from './sqlite-upsert.js';
 

@@ -1,5 +1,5 @@
 import { type IdSetEntry, idSetPair, idSetTable } from '../store-dialect.js';
-import type { SqliteThread } from './sqlite-thread.js';
+import type { SqliteThread } from './sqlite-messages.js';
 
 /**
  * Loads an id set into a temporary table of the connection (a giant IN list would hit SQLite's

@@ -12,7 +12,7 @@ import {
   SqliteQueryCompiler,
 } from 'kysely';
 import type { StoreDatabase } from '../database.js';
-import type { SqliteThread } from './sqlite-thread.js';
+import type { SqliteThread } from './sqlite-messages.js';
 
 /** Kysely's statements, sent to the connection on the SQLite thread. */
 class ThreadConnection implements DatabaseConnection {

@@ -6,7 +6,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { PageWorkResult } from '../store-dialect.js';
 import type { UpsertCounts } from '../store-types.js';
 import { valuesAtPath } from '../values-at-path.js';
-import type { PageMessage, ReceivedData, Statement, StatementResult, UpsertWork } from './sqlite-thread.js';
+import type { PageMessage, ReceivedData, Statement, StatementResult, UpsertWork } from './sqlite-messages.js';
 
 /** One operation of a message, by name. */
 export interface SqliteOperations {

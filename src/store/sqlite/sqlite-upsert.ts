@@ -3,7 +3,7 @@ import type { PageUpsert, PageUpsertInput, PreparedUpsert } from '../store-diale
 import { dataJsonOf } from '../stored-record.js';
 import type { StreamTable } from '../stream-tables.js';
 import { conflictClause, quote, writtenColumns } from '../upsert-sql.js';
-import type { SqliteThread, UpsertWork } from './sqlite-thread.js';
+import type { SqliteThread, UpsertWork } from './sqlite-messages.js';
 import { sqliteTypes } from './sqlite-types.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { Command } from '../../../src/commands/command.js';
 import type { StreamTruth } from '../../../src/sim/stream-truth.js';
+import type { Command } from '../../../src/store/outbox/command.js';
 
 type Row = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import type { CommandInput } from '../../../src/commands/command.js';
 import type { FaultRates } from '../../../src/sim/sim-options.js';
+import type { CommandInput } from '../../../src/store/outbox/command.js';
 
 /** A command in the abstract: indexes into the simulator's records, resolved once it runs (resolve.ts). */
 export type CommandSpec =

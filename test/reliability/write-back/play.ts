@@ -1,13 +1,13 @@
 import { createTmsClient } from '../../../src/client/index.js';
-import type { Command } from '../../../src/commands/command.js';
-import { pushOutbox } from '../../../src/commands/push-outbox.js';
 import { createLogger } from '../../../src/logger.js';
 import { createSimAdminClient, type SimAdminClient } from '../../../src/sim/sim-admin-client.js';
 import type { SimVariant } from '../../../src/sim/sim-options.js';
 import { type SimHandle, startSim } from '../../../src/sim/start-sim.js';
+import type { Command } from '../../../src/store/outbox/command.js';
 import type { Store } from '../../../src/store/store.js';
-import { quickClient, quickCommands } from '../../commands/support/delivery-setup.js';
+import { pushOutbox } from '../../../src/write-back/push-outbox.js';
 import type { StoreFixture } from '../../store/store-fixture.js';
+import { quickClient, quickCommands } from '../../write-back/support/delivery-setup.js';
 import { checkUpstream } from './check-upstream.js';
 import { type PlannedCommand, planCommands, type SimRecords, type WriteBackCase } from './commands.js';
 

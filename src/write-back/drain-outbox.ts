@@ -1,5 +1,5 @@
-import { checkCommand } from './check-command.js';
-import type { Command } from './command.js';
+import type { Command } from '../store/outbox/command.js';
+import { checkCommand } from './admit-command.js';
 import { isCommandKind, kindOf } from './command-kinds.js';
 import { type Delivery, type DeliveryContext, deliverCommand } from './deliver-command.js';
 

@@ -1,8 +1,8 @@
 import type { Command as Program } from 'commander';
-import { commandStatuses, isCommandStatus } from '../commands/command.js';
+import { commandStatuses, isCommandStatus } from '../store/outbox/command.js';
 import { runCommand, UsageError } from './cli-failure.js';
-import { formatCommands, reviewWarning } from './command-table.js';
 import { withCliStore } from './with-cli-store.js';
+import { formatCommands, reviewWarning } from './write-back-table.js';
 
 interface ListFlags {
   status?: string;

@@ -1,6 +1,6 @@
 import type { CommandCount } from '../store/store.js';
-import { reviewWarning } from './command-table.js';
 import { formatTable } from './text-table.js';
+import { reviewWarning } from './write-back-table.js';
 
 /** `status`'s write-back part: commands by kind and status, and the loud line when some need review. */
 export function formatCommandStatus(counts: readonly CommandCount[]): string {

@@ -1,8 +1,8 @@
 import type { Selectable } from 'kysely';
-import type { Command } from '../../commands/command.js';
 import type { TmsCommandsTable } from '../database.js';
 import type { SqlTypes } from '../store-dialect.js';
 import { toStoredDate } from '../stored-values.js';
+import type { Command } from './command.js';
 
 export type CommandRow = Selectable<TmsCommandsTable>;
 

@@ -4,11 +4,11 @@ import type { Redis } from 'ioredis';
 import type { Settings } from '../config/settings.js';
 import type { WorkerSettings } from '../config/worker-settings.js';
 import type { TmsClient } from '../src/client/index.js';
-import type { Delivery } from '../src/commands/deliver-command.js';
-import { drainOutbox, touchedStreams } from '../src/commands/drain-outbox.js';
 import type { Logger } from '../src/logger.js';
 import type { Store } from '../src/store/store.js';
 import { describeError } from '../src/tms-sync-error.js';
+import type { Delivery } from '../src/write-back/deliver-command.js';
+import { drainOutbox, touchedStreams } from '../src/write-back/drain-outbox.js';
 import { enqueueStreams } from './enqueue-run.js';
 import type { SyncQueue } from './sync-queue.js';
 

@@ -1,6 +1,6 @@
 import type { JsonObject } from '../../schemas/json-object.js';
 import { type ListingDefinition, listings, type TmsClient } from '../client/index.js';
-import type { Command } from './command.js';
+import type { Command } from '../store/outbox/command.js';
 import type { CreateDefinition } from './command-kinds.js';
 import { compareRecord } from './lenient-match.js';
 

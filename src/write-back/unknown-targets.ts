@@ -1,5 +1,5 @@
+import type { CommandInput } from '../store/outbox/command.js';
 import type { Store } from '../store/store.js';
-import type { CommandInput } from './command.js';
 import { isCommandKind, kindOf, targetStreams } from './command-kinds.js';
 
 /**

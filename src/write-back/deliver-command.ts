@@ -1,8 +1,8 @@
 import type { CommandSettings } from '../../config/command-settings.js';
 import type { TmsClient } from '../client/index.js';
 import type { Logger } from '../logger.js';
+import type { Command, CommandStatus } from '../store/outbox/command.js';
 import type { CommandOutbox, Settlement } from '../store/store.js';
-import type { Command, CommandStatus } from './command.js';
 import { attemptCommand, type Outcome } from './command-attempt.js';
 import { isCommandKind, kindOf } from './command-kinds.js';
 import { holdLease } from './command-lease.js';

@@ -1,11 +1,6 @@
-import type { Command, CommandInput, CommandStatus } from '../../commands/command.js';
-import type { StoreDialect } from '../store-dialect.js';
-import { admit, claimCommands } from './claim-commands.js';
-import { type CommandRow, decodeCommand } from './command-rows.js';
-import { beginSend, renewLease, settleCommand } from './held-commands.js';
-import { addCommands, countCommands, listCommands, nextDue, resolveCommand } from './read-commands.js';
+import type { Command, CommandInput, CommandStatus } from './command.js';
 
-/** What the admission check answers for one command (src/commands/check-command.ts). */
+/** What the admission check answers for one command (src/write-back/admit-command.ts). */
 export type CommandChecker = (
   command: Command,
 ) => { ok: true; lane: string; match: readonly string[] | null } | { ok: false; problem: string };
@@ -79,34 +74,4 @@ export interface CommandOutbox {
   ): Promise<Command | undefined>;
   /** When the next waiting command becomes deliverable (a retry's time, a lease's end); null when none waits. */
   nextDue(): Promise<Date | null>;
-}
-
-export function createCommandOutbox(dialect: StoreDialect): CommandOutbox {
-  const { db, types } = dialect;
-  const decode = (row: CommandRow) => decodeCommand(row, types);
-  return {
-    add: (commands) => addCommands(db, commands),
-    admit: (check, now) => admit(db, decode, check, now),
-    claim: (input) => claimCommands(db, decode, input),
-    renew: (id, owner, leaseUntil) => renewLease(db, id, owner, leaseUntil),
-    beginSend: (id, owner, change) => beginSend(db, id, owner, change),
-    settle: (id, owner, settlement) => settleCommand(dialect, id, owner, settlement),
-    list: (filter) => listCommands(db, decode, filter),
-    counts: () => countCommands(db),
-    resolve: (id, to, note, createdId) => resolveCommand(db, decode, { id, to, note, createdId }),
-    nextDue: () => nextDue(db),
-  };
-}
-
-/** Every verb under the store's retry (store-retry.ts): each is one statement or one transaction. */
-export function retriedOutbox(
-  outbox: CommandOutbox,
-  retried: <R>(verb: string, run: () => Promise<R>) => Promise<R>,
-): CommandOutbox {
-  const wrapped: Record<string, unknown> = {};
-  for (const [name, verb] of Object.entries(outbox) as Array<
-    [string, (...args: unknown[]) => Promise<unknown>]
-  >)
-    wrapped[name] = (...args: unknown[]) => retried(`commands.${name}`, () => verb(...args));
-  return wrapped as unknown as CommandOutbox;
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { StoreDatabase } from '../database.js';
 import type { StoreDialect } from '../store-dialect.js';
-import type { Settlement } from './command-outbox.js';
+import type { Settlement } from './outbox-types.js';
 
 /** A compare-and-set on a command this owner holds in flight: a deliverer whose lease was taken over changes nothing. */
 function held(db: Kysely<StoreDatabase>, id: number, owner: string) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpStatusError } from '../../src/client/index.js';
-import { describeFailure } from '../../src/commands/describe-failure.js';
+import { describeFailure } from '../../src/write-back/describe-failure.js';
 
 const target = { method: 'POST', path: '/invoice/invoices/1/payments' };
 

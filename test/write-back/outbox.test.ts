@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { checkCommand } from '../../src/commands/check-command.js';
+import { checkCommand } from '../../src/write-back/admit-command.js';
 import { describeOnEachDialect, useStore } from '../support/on-each-dialect.js';
 
 const now = new Date('2026-11-20T10:00:00.000Z');

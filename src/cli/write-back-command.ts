@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Command as Program } from 'commander';
 import { isJsonObject } from '../../schemas/json-object.js';
-import { unshownFields } from '../commands/body-fields.js';
-import { checkCommand } from '../commands/check-command.js';
-import type { CommandInput } from '../commands/command.js';
-import { commandKindNames, commandKinds, isCommandKind, kindOf } from '../commands/command-kinds.js';
-import { unknownTargets } from '../commands/unknown-targets.js';
-import { splitFields } from '../store/commands/command-rows.js';
+import type { CommandInput } from '../store/outbox/command.js';
+import { splitFields } from '../store/outbox/command-rows.js';
+import { checkCommand } from '../write-back/admit-command.js';
+import { unshownFields } from '../write-back/body-fields.js';
+import { commandKindNames, commandKinds, isCommandKind, kindOf } from '../write-back/command-kinds.js';
+import { unknownTargets } from '../write-back/unknown-targets.js';
 import { runCommand, UsageError } from './cli-failure.js';
 import { withCliStore } from './with-cli-store.js';
 

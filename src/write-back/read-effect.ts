@@ -1,6 +1,6 @@
 import type { JsonObject } from '../../schemas/json-object.js';
 import { HttpStatusError, type TmsClient } from '../client/index.js';
-import type { Command } from './command.js';
+import type { Command } from '../store/outbox/command.js';
 import type { EffectCheck } from './command-kinds.js';
 import { comparePatch, type FieldComparison } from './lenient-match.js';
 import { idOf } from './read-back.js';

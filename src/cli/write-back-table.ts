@@ -1,4 +1,4 @@
-import type { Command } from '../commands/command.js';
+import type { Command } from '../store/outbox/command.js';
 import type { CommandCount } from '../store/store.js';
 import { formatTable } from './text-table.js';
 import { outputWidth, wrapText } from './wrap-text.js';

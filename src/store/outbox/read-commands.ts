@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { Command, CommandInput } from '../../commands/command.js';
 import type { StoreDatabase } from '../database.js';
-import type { CommandCount, CommandFilter } from './command-outbox.js';
+import type { Command, CommandInput } from './command.js';
 import type { CommandRow } from './command-rows.js';
+import type { CommandCount, CommandFilter } from './outbox-types.js';
 
 type Decode = (row: CommandRow) => Command;
 

@@ -1,7 +1,7 @@
 import { isJsonObject } from '../../schemas/json-object.js';
 import { pathParamNames } from '../client/request-path.js';
+import type { CommandInput } from '../store/outbox/command.js';
 import { bodyFieldProblem } from './body-fields.js';
-import type { CommandInput } from './command.js';
 import { type CommandKindDefinition, commandKindNames, isCommandKind, kindOf } from './command-kinds.js';
 import { isMatchValue, valueAt } from './lenient-match.js';
 

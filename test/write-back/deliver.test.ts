@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { createTmsClient } from '../../src/client/index.js';
-import { drainOutbox } from '../../src/commands/drain-outbox.js';
 import { createLogger } from '../../src/logger.js';
+import { drainOutbox } from '../../src/write-back/drain-outbox.js';
 import { describeOnEachDialect } from '../support/on-each-dialect.js';
 import { quickClient, quickCommands, useDeliverySetup } from './support/delivery-setup.js';
 

@@ -10,8 +10,8 @@ import {
   type TmsClient,
 } from '../client/index.js';
 import { buildPath } from '../client/request-path.js';
+import type { Command } from '../store/outbox/command.js';
 import type { CommandOutbox } from '../store/store.js';
-import type { Command } from './command.js';
 import { type CommandKindDefinition, isCommandKind, kindOf } from './command-kinds.js';
 import { describeFailure } from './describe-failure.js';
 import { idOf, matchingBefore, readBack } from './read-back.js';

@@ -1,8 +1,8 @@
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
-import type { Command } from '../../commands/command.js';
 import type { StoreDatabase } from '../database.js';
-import type { ClaimInput, CommandChecker } from './command-outbox.js';
+import type { Command } from './command.js';
 import type { CommandRow } from './command-rows.js';
+import type { ClaimInput, CommandChecker } from './outbox-types.js';
 
 type Commands = ExpressionBuilder<StoreDatabase, 'tms_commands'>;
 

@@ -1,15 +1,15 @@
 import { afterEach, beforeEach } from 'vitest';
 import { type CommandSettings, defaultCommandSettings } from '../../../config/command-settings.js';
 import { createTmsClient, type TmsClient } from '../../../src/client/index.js';
-import { checkCommand } from '../../../src/commands/check-command.js';
-import type { Command, CommandInput } from '../../../src/commands/command.js';
-import type { DeliveryContext } from '../../../src/commands/deliver-command.js';
-import { type DrainReport, drainOutbox } from '../../../src/commands/drain-outbox.js';
 import { createLogger } from '../../../src/logger.js';
 import { createSimAdminClient, type SimAdminClient } from '../../../src/sim/sim-admin-client.js';
 import type { FaultRates } from '../../../src/sim/sim-options.js';
 import { type SimHandle, type StartSimOptions, startSim } from '../../../src/sim/start-sim.js';
+import type { Command, CommandInput } from '../../../src/store/outbox/command.js';
 import type { Store } from '../../../src/store/store.js';
+import { checkCommand } from '../../../src/write-back/admit-command.js';
+import type { DeliveryContext } from '../../../src/write-back/deliver-command.js';
+import { type DrainReport, drainOutbox } from '../../../src/write-back/drain-outbox.js';
 import type { StoreFixture } from '../../store/store-fixture.js';
 
 /** Short waits so a test sees many attempts in a second. */
