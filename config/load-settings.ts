@@ -1,4 +1,3 @@
-import { storeLocation } from '../src/store/store-url.js';
 import { checkHttpUrl, checkListenHost, checkRedisUrl, parsePort } from './address-settings.js';
 import { checkCommandSettings, commandsFromEnvironment } from './command-settings.js';
 import { listFromEnvironment, toList } from './list-setting.js';
@@ -9,6 +8,7 @@ import { topLevelVariables } from './setting-variables.js';
 import { defaultSettings, type Settings } from './settings.js';
 import { SettingsError } from './settings-error.js';
 import { registerSettingsSecrets } from './settings-secrets.js';
+import { storeLocation } from './store-url.js';
 import { streamSelection } from './stream-selection.js';
 import { streams } from './streams.js';
 import { checkTmsSettings, tmsFromEnvironment } from './tms-settings.js';

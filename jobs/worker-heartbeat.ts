@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { WorkerSettings } from '../config/worker-settings.js';
-import { notReadyReasons, type Readiness } from '../src/ops/readiness.js';
+import { notReadyReasons, type Readiness } from './readiness.js';
 import { queueKeyPrefix } from './sync-queue.js';
 
 /** How often a worker says it is alive. @default 10 s; alive while its last beat is younger than 3 beats. */

@@ -2,11 +2,11 @@ import Fastify from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Settings } from '../../config/settings.js';
 import { SettingsError } from '../../config/settings-error.js';
+import { notReadyReasons, type Readiness, within } from '../../jobs/readiness.js';
 import type { SyncQueue } from '../../jobs/sync-queue.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/store.js';
 import { dashboardRoute } from './dashboard-route.js';
-import { notReadyReasons, type Readiness, within } from './readiness.js';
 import type { SyncMetrics } from './sync-metrics.js';
 import { webhookRoute } from './webhook-route.js';
 

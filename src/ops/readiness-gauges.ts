@@ -1,5 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
-import { type Readiness, readinessChecks } from './readiness.js';
+import { type Readiness, readinessChecks } from '../../jobs/readiness.js';
 
 /**
  * `tms_sync_ready` (what `/readyz` answers, 1 or 0) and `tms_sync_readiness_check{check}` (each

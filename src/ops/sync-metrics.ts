@@ -1,9 +1,9 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Readiness } from '../../jobs/readiness.js';
 import type { ClientTraffic } from '../client/index.js';
 import type { PartitionSummary } from '../sync/run-options.js';
 import { type PartitionHealth, scrapePartitions } from './partition-gauges.js';
-import type { Readiness } from './readiness.js';
 import { scrapeReadiness } from './readiness-gauges.js';
 
 /** What the metrics read at scrape time; each is optional so tests can leave one out. */

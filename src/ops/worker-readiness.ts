@@ -1,12 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { Settings } from '../../config/settings.js';
+import { type Readiness, readReadiness } from '../../jobs/readiness.js';
 import type { TmsClient } from '../client/index.js';
 import type { Store } from '../store/store.js';
 import { configurationMistake } from '../sync/check-access.js';
 import { partitionLabel } from '../sync/stream-order.js';
 import { describeError } from '../tms-sync-error.js';
 import type { PartitionHealth } from './partition-gauges.js';
-import { type Readiness, readReadiness } from './readiness.js';
 
 export interface WorkerReadinessSources {
   readonly settings: Pick<Settings, 'baseUrl' | 'loginPath'>;

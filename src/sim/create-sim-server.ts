@@ -2,7 +2,6 @@ import { type FastifyInstance, fastify } from 'fastify';
 import { registerAdminRoutes } from './admin/admin-routes.js';
 import { createRequestCounter } from './admin/request-counter.js';
 import { createAccessGuard } from './auth/access-guard.js';
-import { registerLoginRoute } from './auth/login-route.js';
 import { createRateLimiter } from './auth/rate-limiter.js';
 import { createTokenIssuer } from './auth/token-issuer.js';
 import { createSimContext } from './create-sim-context.js';
@@ -18,6 +17,7 @@ import { resolveSimOptions, type SimOptionsInput } from './resolve-sim-options.j
 import { createRandom, hash32, randomTags } from './seeded-random.js';
 import { registerClientRoutes } from './services/client-routes.js';
 import { registerInvoiceRoutes } from './services/invoice-routes.js';
+import { registerLoginRoute } from './services/login-route.js';
 import type { SimOptions } from './sim-options.js';
 
 /**

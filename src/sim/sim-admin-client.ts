@@ -1,16 +1,18 @@
 import { request } from 'undici';
 import { accountHeader } from './accounts/account-options.js';
-import type { ChangeFilter, SimChange } from './admin/random-changes.js';
+import type { ChangeFilter } from './admin/random-changes.js';
 import type { OverridableStream, SimOverride } from './admin/record-overrides.js';
 import type { RequestCounts, SecondCount } from './admin/request-counter.js';
+import type { SimChange } from './admin/sim-change.js';
 import type { IssuedToken, TokenType } from './auth/token-issuer.js';
 import type { HostileMode, HostileStatus } from './hostile/hostile-rule.js';
 import type { FaultProfileName, FaultRates } from './sim-options.js';
 import type { StreamTruth } from './stream-truth.js';
 
-export type { ChangeFilter, SimChange } from './admin/random-changes.js';
+export type { ChangeFilter } from './admin/random-changes.js';
 export type { OverridableStream, SimOverride } from './admin/record-overrides.js';
 export type { RequestCounts, SecondCount } from './admin/request-counter.js';
+export type { SimChange } from './admin/sim-change.js';
 export type { HostileMode, HostileStatus } from './hostile/hostile-rule.js';
 
 /** Claims of a token minted through `POST /_sim/tokens`. */

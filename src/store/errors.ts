@@ -12,13 +12,6 @@ export class StoreError extends TmsSyncError {
   }
 }
 
-/** STORE_URL is missing, malformed or names an unsupported database. Fix the configuration. */
-export class StoreUrlError extends StoreError {
-  constructor(message: string) {
-    super('STORE_URL_INVALID', message, permanent);
-  }
-}
-
 /** The store could not be opened or reached (file not writable, server down, database missing): it may come back. */
 export class StoreConnectionError extends StoreError {
   constructor(message: string, cause: unknown) {

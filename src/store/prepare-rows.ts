@@ -1,14 +1,14 @@
 import type { CompiledQuery } from 'kysely';
 import { growColumns } from './columns/grow-columns.js';
 import { emptyObservations, type PageObservations } from './columns/page-observations.js';
+import type { MappedRow } from './row-mapping.js';
 import {
   driftStatements,
   growthStatements,
   refusedFieldsStatement,
   type SchemaGrowth,
   schemaCheck,
-} from './columns/schema-statements.js';
-import type { MappedRow } from './row-mapping.js';
+} from './schema/schema-statements.js';
 import type { StoreContext } from './store-context.js';
 import type { StoreRecord } from './store-types.js';
 import { reservedNames, type StreamTable } from './stream-tables.js';

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { createSchemaRegistry, type SchemaRegistry } from './columns/schema-registry.js';
 import type { StoreDatabase, StreamTables } from './database.js';
 import { StreamUsageError } from './errors.js';
 import { createRowMapper, type RowMapper } from './row-mapping.js';
+import { createSchemaRegistry, type SchemaRegistry } from './schema/schema-registry.js';
 import type { PageUpsert, StoreDialect } from './store-dialect.js';
 import { type StoreRetryOptions, withStoreRetry } from './store-retry.js';
 import type { StreamPresence } from './stream-presence.js';

@@ -10,7 +10,7 @@ import type {
 import type { ColumnType } from '../../config/stream-definition.js';
 import type { ColumnValue } from './columns/column-values.js';
 import type { StoreDatabase } from './database.js';
-import type { HistorySql } from './history/history-dialect.js';
+import type { HistorySql } from './history-dialect.js';
 import type { MappedRow } from './row-mapping.js';
 import type { DeleteReason, ReceivedRecords, UpsertCounts } from './store-types.js';
 import type { StreamTable } from './stream-tables.js';

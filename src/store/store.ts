@@ -1,4 +1,4 @@
-import type { ColumnReport } from './columns/describe-columns.js';
+import type { ColumnReport } from './describe-columns.js';
 import type { HeldDelete } from './held-deletes.js';
 import type { MigrationSummary } from './migrations/migrate-store.js';
 import type { CommandOutbox } from './outbox/outbox-types.js';
@@ -17,7 +17,7 @@ import type {
 } from './store-types.js';
 
 export type { ChildWork, ParentBatch } from './child-work.js';
-export type { ColumnReport } from './columns/describe-columns.js';
+export type { ColumnReport } from './describe-columns.js';
 export type { HeldDelete } from './held-deletes.js';
 export type { MigrationSummary } from './migrations/migrate-store.js';
 export type { CommandCount, CommandOutbox, Settlement } from './outbox/outbox-types.js';

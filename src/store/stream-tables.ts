@@ -3,7 +3,7 @@ import { withCentsColumns } from './columns/cents-columns.js';
 import type { TypedColumn } from './columns/typed-column.js';
 import { isKeyName } from './columns/value-kind.js';
 import { CatalogueError } from './errors.js';
-import { historyColumns, historyViewName, versionsTableName } from './history/history-names.js';
+import { historyColumns, historyViewName, versionsTableName } from './history-names.js';
 import { liveViewName } from './live-view.js';
 
 export type { TypedColumn } from './columns/typed-column.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBoundedCache } from '../../src/sim/data/bounded-cache.js';
+import { createBoundedCache } from '../../src/sim/tables/bounded-cache.js';
 
 describe('the simulator JSON cache', () => {
   it('keeps the newest entries up to its capacity, evicting the oldest first', () => {

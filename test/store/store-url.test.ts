@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StoreConnectionError, StoreUrlError } from '../../src/store/errors.js';
+import { parseStoreUrl, StoreUrlError } from '../../config/store-url.js';
+import { StoreConnectionError } from '../../src/store/errors.js';
 import { openStore } from '../../src/store/open-store.js';
-import { parseStoreUrl } from '../../src/store/store-url.js';
 
 describe('STORE_URL', () => {
   it('parses sqlite paths and postgres URLs', () => {

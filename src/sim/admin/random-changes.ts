@@ -2,15 +2,7 @@ import type { SimData } from '../data/sim-data.js';
 import type { DriverSim } from '../driver/driver-sim.js';
 import type { Picker } from '../seeded-random.js';
 import { type ChangeCandidate, restChangeCandidates } from './rest-change-candidates.js';
-
-/** One change `POST /_sim/changes` applied; `scope` is the parent's id for child streams. */
-export interface SimChange {
-  readonly kind: string;
-  readonly stream: string;
-  readonly id: string;
-  readonly scope?: string;
-  readonly operatorId?: string;
-}
+import type { SimChange } from './sim-change.js';
 
 /** Restricts the random changes, e.g. `{kinds: ['hardDelete'], streams: ['invoices']}`; `driver` names every Driver API change. */
 export interface ChangeFilter {

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { IdFormat } from '../data/id-format.js';
-import type { RecordTable } from '../data/record-table.js';
 import type { SimData } from '../data/sim-data.js';
 import { createBodyChecker, validationFailed } from '../services/body-checker.js';
 import { SimHttpError } from '../sim-http-error.js';
+import type { RecordTable } from '../tables/record-table.js';
 
 /** The streams whose records `PUT /_sim/overrides` can make malformed. */
 export const overridableStreams = ['invoices', 'clients'] as const;

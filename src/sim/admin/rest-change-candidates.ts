@@ -1,8 +1,8 @@
 import type { ClientStore } from '../data/client-store.js';
-import type { RecordTable } from '../data/record-table.js';
 import type { SimData } from '../data/sim-data.js';
 import type { Picker } from '../seeded-random.js';
-import type { SimChange } from './random-changes.js';
+import type { RecordTable } from '../tables/record-table.js';
+import type { SimChange } from './sim-change.js';
 
 /** A kind of change on one stream, with its share of the random draws. */
 export interface ChangeCandidate {

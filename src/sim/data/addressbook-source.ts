@@ -1,8 +1,8 @@
 import { type ListingSource, standardLimits } from '../listing/listing-source.js';
 import type { RecordShapes } from '../records/record-shapes.js';
-import { createBoundedCache } from './bounded-cache.js';
+import { createBoundedCache } from '../tables/bounded-cache.js';
+import type { RecordTable } from '../tables/record-table.js';
 import type { ClientState } from './client-generator.js';
-import type { RecordTable } from './record-table.js';
 import { withSequence } from './record-time.js';
 
 /** Entry numbers of one client stay below this, so (client, entry) packs into one position. */

@@ -3,6 +3,8 @@ import type { NewClientContact } from '../records/index.js';
 import type { RecordShapes } from '../records/record-shapes.js';
 import type { Picker } from '../seeded-random.js';
 import { SimHttpError } from '../sim-http-error.js';
+import { createRecordTable, type RecordTable, recordFlags } from '../tables/record-table.js';
+import { baseSequences, type SequenceCounter } from '../tables/sequence-counter.js';
 import { createAddressbookSource, entryPosition } from './addressbook-source.js';
 import {
   baseClientDeleted,
@@ -15,9 +17,7 @@ import {
   newEntry,
 } from './client-generator.js';
 import { childId, type IdFormat } from './id-format.js';
-import { createRecordTable, type RecordTable, recordFlags } from './record-table.js';
 import { withSequence } from './record-time.js';
-import { baseSequences, type SequenceCounter } from './sequence-counter.js';
 
 export interface ClientStoreOptions extends ClientGeneratorOptions {
   count: number;

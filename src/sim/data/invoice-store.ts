@@ -2,6 +2,8 @@ import { childListingSource, type ListingSource, tableListingSource } from '../l
 import { type InvoicePatch, type NewPayment, preliminaryOnlyInvoiceFields } from '../records/index.js';
 import type { RecordShapes } from '../records/record-shapes.js';
 import { SimHttpError } from '../sim-http-error.js';
+import { createRecordTable, type RecordTable, recordFlags } from '../tables/record-table.js';
+import type { SequenceCounter } from '../tables/sequence-counter.js';
 import { childId, type IdFormat } from './id-format.js';
 import {
   baseInvoiceStatus,
@@ -15,9 +17,7 @@ import {
   paidAmountOf,
   totalsOf,
 } from './invoice-generator.js';
-import { createRecordTable, type RecordTable, recordFlags } from './record-table.js';
 import { addDays, withSequence } from './record-time.js';
-import type { SequenceCounter } from './sequence-counter.js';
 
 export interface InvoiceStoreOptions extends InvoiceGeneratorOptions {
   count: number;

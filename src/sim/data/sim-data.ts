@@ -1,16 +1,16 @@
 import { createRecordShapes } from '../records/record-shapes.js';
 import type { SimOptions } from '../sim-options.js';
-import { type ClientStore, createClientStore } from './client-store.js';
-import { createIdFormat } from './id-format.js';
-import { createInvoiceStore, type InvoiceStore } from './invoice-store.js';
-import { dayOf } from './record-time.js';
 import {
   baseSequences,
   createSequenceCounter,
   firstSequence,
   type SequenceCounter,
   sequenceStride,
-} from './sequence-counter.js';
+} from '../tables/sequence-counter.js';
+import { type ClientStore, createClientStore } from './client-store.js';
+import { createIdFormat } from './id-format.js';
+import { createInvoiceStore, type InvoiceStore } from './invoice-store.js';
+import { dayOf } from './record-time.js';
 
 /** All REST data of one simulator: invoices, clients, and the one sequence counter they share. */
 export interface SimData {

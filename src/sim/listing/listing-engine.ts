@@ -1,4 +1,4 @@
-import type { SequenceCounter } from '../data/sequence-counter.js';
+import type { SequenceCounter } from '../tables/sequence-counter.js';
 import type { CursorCodec, CursorState } from './cursor-codec.js';
 import { type ListingQuery, parseListingQuery } from './listing-query.js';
 import type { ListingSource } from './listing-source.js';

@@ -1,4 +1,4 @@
-import { type RecordTable, recordFlags } from '../data/record-table.js';
+import { type RecordTable, recordFlags } from '../tables/record-table.js';
 
 /** What the `status` and `since` parameters ask of a listing. */
 export interface ListingFilter {

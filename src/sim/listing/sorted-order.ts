@@ -1,4 +1,4 @@
-import { createBoundedCache } from '../data/bounded-cache.js';
+import { createBoundedCache } from '../tables/bounded-cache.js';
 import type { SortOrder } from './listing-query.js';
 import type { ListingFilter, ListingSource } from './listing-source.js';
 

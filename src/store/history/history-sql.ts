@@ -1,7 +1,7 @@
 import { CompiledQuery } from 'kysely';
+import { historyViewName, versionsTableName } from '../history-names.js';
 import type { StreamTable } from '../stream-tables.js';
 import { quote } from '../upsert-sql.js';
-import { historyViewName, versionsTableName } from './history-names.js';
 
 /** How a dialect spells the few expressions the history SQL needs. */
 export interface HistorySpelling {

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { StreamUsageError } from '../errors.js';
+import { historyViewName } from '../history-names.js';
 import { type StoreContext, scopeValue } from '../store-context.js';
 import type { DeleteReason, StoredVersion } from '../store-types.js';
 import { recordFromData } from '../stored-record.js';
 import { decodeColumn, toStoredDate } from '../stored-values.js';
-import { historyViewName } from './history-names.js';
 
 /**
  * The versions of one record from `<stream>__history`, oldest first, the open one last (none when

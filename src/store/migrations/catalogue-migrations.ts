@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import type { HistorySql } from '../history/history-dialect.js';
+import type { HistorySql } from '../history-dialect.js';
 import type { SqlTypes } from '../store-dialect.js';
 import type { StreamTable } from '../stream-tables.js';
 import {

@@ -1,8 +1,8 @@
 import type { Kysely, Migration } from 'kysely';
 import { withCentsColumns } from '../columns/cents-columns.js';
-import { toColumn } from '../columns/schema-registry.js';
 import type { StoreDatabase } from '../database.js';
-import type { HistorySql } from '../history/history-dialect.js';
+import type { HistorySql } from '../history-dialect.js';
+import { toColumn } from '../schema/schema-registry.js';
 import type { SqlTypes } from '../store-dialect.js';
 import { reservedNames, type StreamTable } from '../stream-tables.js';
 import { addStoredColumn } from './stream-table-migrations.js';

@@ -1,10 +1,10 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 import { columnConverters, misfit } from '../columns/column-values.js';
-import { toColumn } from '../columns/schema-registry.js';
-import { historyGrowth, registerColumns } from '../columns/schema-statements.js';
 import type { StoreDatabase, StreamTables } from '../database.js';
-import type { HistorySql } from '../history/history-dialect.js';
+import type { HistorySql } from '../history-dialect.js';
 import { liveViewStatement } from '../live-view.js';
+import { toColumn } from '../schema/schema-registry.js';
+import { historyGrowth, registerColumns } from '../schema/schema-statements.js';
 import type { SqlTypes } from '../store-dialect.js';
 import { recordFromData } from '../stored-record.js';
 import type { StreamTable, TypedColumn } from '../stream-tables.js';

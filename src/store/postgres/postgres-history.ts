@@ -1,6 +1,4 @@
 import { CompiledQuery } from 'kysely';
-import type { HistorySql } from '../history/history-dialect.js';
-import { historyTriggerName } from '../history/history-names.js';
 import {
   changeKind,
   changeTime,
@@ -14,6 +12,8 @@ import {
   sinceLiteral,
   viewName,
 } from '../history/history-sql.js';
+import type { HistorySql } from '../history-dialect.js';
+import { historyTriggerName } from '../history-names.js';
 import { quote } from '../upsert-sql.js';
 
 const spelling: HistorySpelling = {

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { LoginRequest } from '../../../schemas/envelopes.js';
-import { createBodyChecker } from '../services/body-checker.js';
-import { sendJson } from '../services/service-deps.js';
+import type { TokenIssuer } from '../auth/token-issuer.js';
 import { SimHttpError } from '../sim-http-error.js';
 import type { SimOptions } from '../sim-options.js';
-import type { TokenIssuer } from './token-issuer.js';
+import { createBodyChecker } from './body-checker.js';
+import { sendJson } from './service-deps.js';
 
 const checkLogin = createBodyChecker(LoginRequest);
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
+import type { TypedColumn } from '../columns/typed-column.js';
 import type { StoreDatabase } from '../database.js';
 import type { StreamTable } from '../stream-tables.js';
-import type { TypedColumn } from './typed-column.js';
 
 /** A table grown by a write that has not committed yet, and how the write reports its end. */
 export interface GrownTable {

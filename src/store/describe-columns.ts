@@ -1,7 +1,7 @@
-import type { ColumnType } from '../../../config/stream-definition.js';
-import type { StoreContext } from '../store-context.js';
-import { toStoredDate } from '../stored-values.js';
-import type { ColumnOrigin } from './typed-column.js';
+import type { ColumnType } from '../../config/stream-definition.js';
+import type { ColumnOrigin } from './columns/typed-column.js';
+import type { StoreContext } from './store-context.js';
+import { toStoredDate } from './stored-values.js';
 
 /** One typed column of a stream table as `tms-sync schema` shows it. */
 export interface ColumnReport {

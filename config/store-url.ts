@@ -1,5 +1,11 @@
-import { redactUrl } from '../secrets/url-credentials.js';
-import { StoreUrlError } from './errors.js';
+import { redactUrl } from '../src/secrets/url-credentials.js';
+import { permanent, TmsSyncError } from '../src/tms-sync-error.js';
+
+/** STORE_URL is missing, malformed or names an unsupported database. Fix the configuration. */
+export class StoreUrlError extends TmsSyncError {
+  readonly code = 'STORE_URL_INVALID';
+  readonly retry = permanent;
+}
 
 /** Where the store lives, parsed from STORE_URL (and the schema, for PostgreSQL). */
 export type StoreLocation =

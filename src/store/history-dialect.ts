@@ -1,5 +1,5 @@
 import type { CompiledQuery } from 'kysely';
-import type { StreamTable } from '../stream-tables.js';
+import type { StreamTable } from './stream-tables.js';
 
 /**
  * What differs between the databases in history mode (docs/history.md): the triggers that version

@@ -1,12 +1,12 @@
 import type { CompiledQuery, Kysely } from 'kysely';
+import type { PageObservations } from '../columns/page-observations.js';
+import type { TypedColumn } from '../columns/typed-column.js';
 import type { StoreDatabase } from '../database.js';
-import type { HistorySql } from '../history/history-dialect.js';
-import { versionsTableName } from '../history/history-names.js';
+import type { HistorySql } from '../history-dialect.js';
+import { versionsTableName } from '../history-names.js';
 import { liveViewStatement } from '../live-view.js';
 import type { SqlTypes } from '../store-dialect.js';
 import type { StreamTable } from '../stream-tables.js';
-import type { PageObservations } from './page-observations.js';
-import type { TypedColumn } from './typed-column.js';
 
 /** The statements that grow a table by a page's new columns, inside the page's transaction. */
 export interface SchemaGrowth {
