@@ -1,6 +1,7 @@
 import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import type { StoreDatabase, SyncStateTable } from './database.js';
 import { StateConflictError, WatermarkRegressionError } from './errors.js';
+import { compiledOnce, statementOnce } from './statement-once.js';
 import type { SqlTypes } from './store-dialect.js';
 import type { SyncState } from './store-types.js';
 import { toStoredDate } from './stored-values.js';
@@ -39,14 +40,17 @@ export async function readState(
   stream: string,
   partition = '',
 ): Promise<SyncState> {
-  const row = await db
-    .selectFrom('sync_state')
-    .selectAll()
-    .where('stream', '=', stream)
-    .where('partition', '=', partition)
-    .executeTakeFirst();
+  const [row] = (await stateRow(db, { stream, partition })).rows;
   return row ? decodeState(row, types) : emptyState(stream, partition);
 }
+
+const stateRow = statementOnce((db, at: { stream: string; partition: string }) =>
+  db
+    .selectFrom('sync_state')
+    .selectAll()
+    .where('stream', '=', at.stream)
+    .where('partition', '=', at.partition),
+);
 
 /** Whether the partition, or any partition of the stream, has committed state (a keyed read of one row). */
 export async function everCommitted(
@@ -54,16 +58,30 @@ export async function everCommitted(
   stream: string,
   partition: string | undefined,
 ): Promise<boolean> {
-  const row = await db
+  const found =
+    partition === undefined
+      ? await committedInStream(db, { stream })
+      : await committedPartition(db, { stream, partition });
+  return found.rows.length > 0;
+}
+
+const committedInStream = statementOnce((db, at: { stream: string }) =>
+  db
     .selectFrom('sync_state')
     .select('version')
-    .where('stream', '=', stream)
-    .$if(partition !== undefined, (q) => q.where('partition', '=', partition!))
+    .where('stream', '=', at.stream)
     .where('version', '>', 0)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
+    .limit(1),
+);
+
+const committedPartition = statementOnce((db, at: { stream: string; partition: string }) =>
+  db
+    .selectFrom('sync_state')
+    .select('version')
+    .where('stream', '=', at.stream)
+    .where('partition', '=', at.partition)
+    .where('version', '>', 0),
+);
 
 export async function listStates(db: Kysely<StoreDatabase>, types: SqlTypes): Promise<SyncState[]> {
   const rows = await db.selectFrom('sync_state').selectAll().orderBy('stream').orderBy('partition').execute();
@@ -91,37 +109,73 @@ export function stateWrite(
 
 /** The one statement of a transition; it returns the new row, or none when refused. */
 function transitionQuery(db: Kysely<StoreDatabase>, transition: StateTransition, now: Date): CompiledQuery {
-  const { stream, expectedVersion, watermark } = transition;
-  const partition = transition.partition ?? '';
-  const values = {
-    ...(watermark === undefined ? {} : { watermark }),
+  const { watermark } = transition;
+  const values: TransitionValues = {
+    stream: transition.stream,
+    partition: transition.partition ?? '',
+    expectedVersion: transition.expectedVersion,
+    version: transition.expectedVersion + 1,
+    updatedAt: now.toISOString(),
+    ...(watermark === undefined ? {} : watermark === null ? { noWatermark: null } : { watermark }),
     ...(transition.cursor === undefined ? {} : { cursor: transition.cursor }),
-    ...(transition.cycleMaxSequence === undefined ? {} : { cycle_max_sequence: transition.cycleMaxSequence }),
-    ...(transition.strategyState === undefined ? {} : { strategy_state: jsonText(transition.strategyState) }),
-    version: expectedVersion + 1,
-    updated_at: now.toISOString(),
+    ...(transition.cycleMaxSequence === undefined ? {} : { cycleMaxSequence: transition.cycleMaxSequence }),
+    ...(transition.strategyState === undefined ? {} : { strategyState: jsonText(transition.strategyState) }),
   };
-  if (expectedVersion === 0) {
-    return db
-      .insertInto('sync_state')
-      .values({ stream, partition, ...values })
-      .onConflict((oc) => oc.columns(['stream', 'partition']).doNothing())
-      .returningAll()
-      .compile();
-  }
-  return db
-    .updateTable('sync_state')
-    .set(values)
-    .where('stream', '=', stream)
-    .where('partition', '=', partition)
-    .where('version', '=', expectedVersion)
-    .$if(watermark === null, (q) => q.where('watermark', 'is', null))
-    .$if(typeof watermark === 'number', (q) =>
-      q.where((eb) => eb.or([eb('watermark', 'is', null), eb('watermark', '<=', watermark!)])),
-    )
-    .returningAll()
-    .compile();
+  // The statement's text follows which fields the transition sets.
+  const shape = Object.keys(values).join(',');
+  if (transition.expectedVersion > 0) return nextTransition(db, values, shape);
+  const { expectedVersion: _none, ...first } = values;
+  return firstTransition(db, first, shape);
 }
+
+/** A transition's values; the watermark's `noWatermark` when it is set to null (the row must hold none). */
+interface TransitionValues {
+  readonly stream: string;
+  readonly partition: string;
+  /** Absent from the first transition (an insert of the row). */
+  readonly expectedVersion?: number;
+  readonly version: number;
+  readonly updatedAt: string;
+  readonly watermark?: number;
+  readonly noWatermark?: null;
+  readonly cursor?: string | null;
+  readonly cycleMaxSequence?: number | null;
+  readonly strategyState?: string | null;
+}
+
+function stateColumns(t: TransitionValues) {
+  return {
+    ...('watermark' in t ? { watermark: t.watermark } : {}),
+    ...('noWatermark' in t ? { watermark: t.noWatermark } : {}),
+    ...('cursor' in t ? { cursor: t.cursor } : {}),
+    ...('cycleMaxSequence' in t ? { cycle_max_sequence: t.cycleMaxSequence } : {}),
+    ...('strategyState' in t ? { strategy_state: t.strategyState } : {}),
+    version: t.version,
+    updated_at: t.updatedAt,
+  };
+}
+
+const firstTransition = compiledOnce((db, t: TransitionValues) =>
+  db
+    .insertInto('sync_state')
+    .values({ stream: t.stream, partition: t.partition, ...stateColumns(t) })
+    .onConflict((oc) => oc.columns(['stream', 'partition']).doNothing())
+    .returningAll(),
+);
+
+const nextTransition = compiledOnce((db, t: TransitionValues) =>
+  db
+    .updateTable('sync_state')
+    .set(stateColumns(t))
+    .where('stream', '=', t.stream)
+    .where('partition', '=', t.partition)
+    .where('version', '=', t.expectedVersion!)
+    .$if('noWatermark' in t, (q) => q.where('watermark', 'is', null))
+    .$if('watermark' in t, (q) =>
+      q.where((eb) => eb.or([eb('watermark', 'is', null), eb('watermark', '<=', t.watermark!)])),
+    )
+    .returningAll(),
+);
 
 /** Reads why a transition was refused and throws it: another run moved the state, or the watermark would go back. */
 async function refuseTransition(
