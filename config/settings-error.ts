@@ -4,6 +4,9 @@ import { permanent, TmsSyncError } from '../src/tms-sync-error.js';
 export class SettingsError extends TmsSyncError {
   readonly code = 'SETTINGS_INVALID';
   readonly retry = permanent;
+  override get preventsStart(): boolean {
+    return true;
+  }
 
   constructor(
     readonly setting: string,

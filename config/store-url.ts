@@ -5,6 +5,9 @@ import { permanent, TmsSyncError } from '../src/tms-sync-error.js';
 export class StoreUrlError extends TmsSyncError {
   readonly code = 'STORE_URL_INVALID';
   readonly retry = permanent;
+  override get preventsStart(): boolean {
+    return true;
+  }
 }
 
 /** Where the store lives, parsed from STORE_URL (and the schema, for PostgreSQL). */

@@ -10,6 +10,9 @@ import { TmsSyncError, transient } from '../src/tms-sync-error.js';
 export class RedisConnectionError extends TmsSyncError {
   readonly code = 'REDIS_UNREACHABLE';
   readonly retry = transient;
+  override get preventsStart(): boolean {
+    return true;
+  }
 
   constructor(
     message: string,

@@ -46,6 +46,21 @@ export abstract class TmsError extends TmsSyncError {
   get retryable(): boolean {
     return this.retry.kind !== 'permanent';
   }
+  /**
+   * The retry policy repeats the request for it (retry-policy.ts): it is retryable, and no later
+   * than a later run could (not so for an open breaker, or a pause past the request's ceiling).
+   */
+  get retriedInRequest(): boolean {
+    return this.retryable;
+  }
+  /** The origin failed to answer (a connection failure, a 429, a 5xx): the breaker and the concurrency limit count it. */
+  get originFailed(): boolean {
+    return false;
+  }
+  /** A request the TMS refused, or kept failing, concerns that request alone; a TMS asking everyone to wait does not. */
+  override get concernsOneRequest(): boolean {
+    return this.retry.kind !== 'wait';
+  }
   readonly method: string | undefined;
   readonly path: string | undefined;
   readonly status: number | undefined;
@@ -84,6 +99,9 @@ export abstract class TmsError extends TmsSyncError {
 export class InvalidArgumentError extends TmsError {
   readonly code = 'TMS_INVALID_ARGUMENT';
   readonly retry = permanent;
+  override get concernsOneRequest(): boolean {
+    return false;
+  }
 }
 
 /** The server answered a non-2xx status. 429 and 5xx are retryable, other 4xx never are. */
@@ -94,6 +112,14 @@ export class HttpStatusError extends TmsError {
   declare readonly status: number;
   /** The server's Retry-After, in milliseconds from when the answer arrived. */
   readonly retryAfterMs: number | undefined;
+  /** A 429 or a 5xx: what the decision of the status says may pass. */
+  override get originFailed(): boolean {
+    return this.retry.kind !== 'permanent';
+  }
+  /** A 400: the request itself (the cursor it carried) was refused. */
+  override get refusesCursor(): boolean {
+    return this.status === 400;
+  }
 
   constructor(message: string, details: TmsErrorDetails & { status: number; retryAfterMs?: number }) {
     super(message, details);
@@ -120,6 +146,9 @@ function statusCode(status: number): TmsErrorCode {
 export class AuthError extends HttpStatusError {
   override readonly code: 'TMS_AUTH_LOGIN_FAILED' | 'TMS_AUTH_REJECTED' | 'TMS_AUTH_FORBIDDEN';
   override readonly retry = permanent;
+  override get concernsOneRequest(): boolean {
+    return false;
+  }
 
   constructor(code: AuthError['code'], message: string, details: TmsErrorDetails & { status: number }) {
     super(message, details);
@@ -134,6 +163,9 @@ export class AuthError extends HttpStatusError {
 export class NetworkError extends TmsError {
   readonly code: TmsErrorCode = 'TMS_NETWORK';
   readonly retry = transient;
+  override get originFailed(): boolean {
+    return true;
+  }
   readonly mayHaveReachedServer: boolean;
   /** The underlying system or undici code, e.g. `ECONNRESET`, `UND_ERR_SOCKET`. */
   readonly causeCode: string | undefined;
@@ -197,6 +229,9 @@ export interface ValidationIssue {
 export class PausedError extends TmsError {
   readonly code = 'TMS_PAUSED';
   readonly retry: RetryDecision;
+  override get retriedInRequest(): boolean {
+    return false;
+  }
   readonly pausedForMs: number;
 
   constructor(pausedForMs: number, details: TmsErrorDetails & { ceilingMs: number; setting: string }) {
@@ -214,6 +249,9 @@ export class PausedError extends TmsError {
 export class ResponseValidationError extends TmsError {
   readonly code = 'TMS_INVALID_RESPONSE';
   readonly retry = permanent;
+  override get refusesCursor(): boolean {
+    return true;
+  }
   readonly issues: readonly ValidationIssue[];
 
   constructor(message: string, details: TmsErrorDetails & { issues?: readonly ValidationIssue[] }) {
@@ -234,12 +272,18 @@ export class ResponseTooLargeError extends TmsError {
 export class CursorLoopError extends TmsError {
   readonly code = 'TMS_CURSOR_LOOP';
   readonly retry = permanent;
+  override get refusesCursor(): boolean {
+    return true;
+  }
 }
 
 /** A listing broke the paging contract: `hasMore` without a cursor, or endless empty pages. */
 export class PaginationError extends TmsError {
   readonly code = 'TMS_PAGINATION';
   readonly retry = permanent;
+  override get refusesCursor(): boolean {
+    return true;
+  }
 }
 
 /**
@@ -250,6 +294,12 @@ export class PaginationError extends TmsError {
 export class BreakerOpenError extends TmsError {
   readonly code = 'TMS_UNREACHABLE';
   readonly retry = transient;
+  override get retriedInRequest(): boolean {
+    return false;
+  }
+  override get concernsOneRequest(): boolean {
+    return false;
+  }
   /** The last failure before the breaker opened, one line. */
   readonly lastFailure: string | undefined;
 

@@ -18,5 +18,5 @@ export * from './errors.js';
 export { type ListingName, listings } from './listings.js';
 export type { ListingDefinition, Page, PageOptions, PageQuery } from './paginate.js';
 export { createLocalBudget, type RequestBudget } from './request-budget.js';
-export type { ClientTraffic } from './request-core.js';
 export { parseRetryAfter, retryDelayMs } from './retry-policy.js';
+export type { ClientTraffic } from './send-gate.js';

@@ -3,10 +3,8 @@ import { abortableSleep } from './abortable-sleep.js';
 import type { ResolvedClientOptions } from './client-options.js';
 import {
   AmbiguousWriteError,
-  BreakerOpenError,
   HttpStatusError,
   NetworkError,
-  PausedError,
   type RequestTarget,
   TmsError,
 } from './errors.js';
@@ -74,7 +72,7 @@ export async function withRetry<T>(
     if (error instanceof TmsError) {
       error.attempts = attempts;
       error.origin = options.origin;
-      if (error.retryable && !isFinal(error) && attempts < options.retry.attempts)
+      if (error.retriedInRequest && attempts < options.retry.attempts)
         error.gaveUp = {
           afterMs: performance.now() - started,
           ceilingMs: options.retry.maxTotalMs,
@@ -92,7 +90,7 @@ async function waitBeforeRetry(
   context: RetryContext,
   options: PolicyOptions,
 ): Promise<boolean> {
-  if (!(error instanceof TmsError) || !error.retryable || isFinal(error)) return false;
+  if (!(error instanceof TmsError) || !error.retriedInRequest) return false;
   const delayMs = retryDelayMs(error, attemptNumber, options);
   if (performance.now() - started + delayMs >= options.retry.maxTotalMs) return false;
   options.logger.warn(
@@ -107,11 +105,6 @@ async function waitBeforeRetry(
   );
   await abortableSleep(delayMs, context.signal);
   return true;
-}
-
-/** Retryable later, never here: the breaker is open, or the budget's pause outlasts the ceiling. */
-function isFinal(error: TmsError): boolean {
-  return error instanceof BreakerOpenError || error instanceof PausedError;
 }
 
 /** The wait before retry number `retry` (1-based): the server's Retry-After, else full jitter. */

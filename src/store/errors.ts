@@ -1,58 +1,67 @@
-import { permanent, type RetryDecision, superseded, TmsSyncError, transient } from '../tms-sync-error.js';
+import { permanent, superseded, TmsSyncError, transient } from '../tms-sync-error.js';
 
-/** Base of every store error: `code` is stable, so callers branch on it rather than on messages. */
-export class StoreError extends TmsSyncError {
-  readonly code: string;
-  readonly retry: RetryDecision;
-
-  constructor(code: string, message: string, retry: RetryDecision, options?: ErrorOptions) {
-    super(message, options);
-    this.code = code;
-    this.retry = retry;
-  }
-}
+/**
+ * Base of every store error. Each declares its stable `code` and its retry decision as its own
+ * fields (src/tms-sync-error.ts), so callers branch on them rather than on messages or classes.
+ */
+export abstract class StoreError extends TmsSyncError {}
 
 /** The store could not be opened or reached (file not writable, server down, database missing): it may come back. */
 export class StoreConnectionError extends StoreError {
+  readonly code = 'STORE_UNREACHABLE';
+  readonly retry = transient;
+  override get preventsStart(): boolean {
+    return true;
+  }
+
   constructor(message: string, cause: unknown) {
-    super('STORE_UNREACHABLE', message, transient, { cause });
+    super(message, { cause });
   }
 }
 
 /** A migration failed; the store is left at the last migration that succeeded. */
 export class MigrationError extends StoreError {
+  readonly code = 'MIGRATION_FAILED';
+  readonly retry = transient;
+  override get preventsStart(): boolean {
+    return true;
+  }
+
   constructor(
     readonly migration: string | undefined,
     cause: unknown,
   ) {
-    super('MIGRATION_FAILED', `migration ${migration ?? '(setup)'} failed: ${messageOf(cause)}`, transient, {
-      cause,
-    });
+    super(`migration ${migration ?? '(setup)'} failed: ${messageOf(cause)}`, { cause });
   }
 }
 
 /** The catalogue has a stream or column the store cannot represent (a programming error). */
 export class CatalogueError extends StoreError {
-  constructor(message: string) {
-    super('CATALOGUE_INVALID', message, permanent);
-  }
+  readonly code = 'CATALOGUE_INVALID';
+  readonly retry = permanent;
 }
 
 /** A verb named a stream that is not in the catalogue, or gave a scope where none fits (a programming error). */
 export class StreamUsageError extends StoreError {
+  readonly code = 'STREAM_USAGE';
+  readonly retry = permanent;
+
   constructor(
     readonly stream: string,
     message: string,
   ) {
-    super('STREAM_USAGE', `${stream}: ${message}`, permanent);
+    super(`${stream}: ${message}`);
   }
 }
 
 /**
- * The state row moved since the run read it: another run advanced it (invariant 3). The whole
- * transaction was rolled back; the run must stop, not retry with the new version.
+ * The state row moved since the run read it: another run advanced it (docs/sync-engine.md,
+ * invariant 3). The whole transaction was rolled back; the run must stop, not retry with the new version.
  */
 export class StateConflictError extends StoreError {
+  readonly code = 'STATE_CONFLICT';
+  readonly retry = superseded;
+
   constructor(
     readonly stream: string,
     readonly partition: string,
@@ -60,15 +69,16 @@ export class StateConflictError extends StoreError {
     readonly actual: number,
   ) {
     super(
-      'STATE_CONFLICT',
       `sync state of ${stream}${partition ? `/${partition}` : ''} is at version ${actual}, the run expected ${expected}`,
-      superseded,
     );
   }
 }
 
 /** A transition would move the watermark backwards (nothing was written). Use `resetState` to start over. */
 export class WatermarkRegressionError extends StoreError {
+  readonly code = 'WATERMARK_REGRESSION';
+  readonly retry = permanent;
+
   constructor(
     readonly stream: string,
     readonly partition: string,
@@ -76,9 +86,7 @@ export class WatermarkRegressionError extends StoreError {
     readonly attempted: number | null,
   ) {
     super(
-      'WATERMARK_REGRESSION',
       `watermark of ${stream}${partition ? `/${partition}` : ''} would move back from ${committed} to ${attempted}`,
-      permanent,
     );
   }
 }
@@ -92,15 +100,14 @@ function messageOf(error: unknown): string {
  * were mapped again and retried). Nothing of it was committed; a later run writes it.
  */
 export class SchemaMovedError extends StoreError {
+  readonly code = 'SCHEMA_MOVED';
+  readonly retry = transient;
+
   constructor(
     readonly stream: string,
     readonly attempts: number,
   ) {
-    super(
-      'SCHEMA_MOVED',
-      `${stream}: the table's columns changed under ${attempts} attempts to write a page`,
-      transient,
-    );
+    super(`${stream}: the table's columns changed under ${attempts} attempts to write a page`);
   }
 }
 
@@ -109,16 +116,15 @@ export class SchemaMovedError extends StoreError {
  * fails, nothing of it committed, the watermark stays. Permanent: the same record fails the same way.
  */
 export class UnstorableRecordError extends StoreError {
+  readonly code = 'RECORD_UNSTORABLE';
+  readonly retry = permanent;
+
   constructor(
     readonly stream: string,
     readonly id: string,
     reason: string,
   ) {
-    super(
-      'RECORD_UNSTORABLE',
-      `${stream}: record ${id} cannot be stored: ${reason}; nothing of its page was stored`,
-      permanent,
-    );
+    super(`${stream}: record ${id} cannot be stored: ${reason}; nothing of its page was stored`);
   }
 }
 
@@ -128,13 +134,16 @@ export class UnstorableRecordError extends StoreError {
  * repeating it gets the same answer. Names what was written and the database's code.
  */
 export class StoreRefusedError extends StoreError {
+  readonly code = 'STORE_REFUSED';
+  readonly retry = permanent;
+
   constructor(what: string, cause: unknown) {
     const code = (cause as { code?: unknown }).code;
     super(
-      'STORE_REFUSED',
       `the database refused ${what}: ${typeof code === 'string' ? `[${code}] ` : ''}${messageOf(cause)}`,
-      permanent,
-      { cause },
+      {
+        cause,
+      },
     );
   }
 }

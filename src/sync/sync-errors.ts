@@ -9,6 +9,12 @@ import { permanent, TmsSyncError, transient } from '../tms-sync-error.js';
 export class SyncProtocolError extends TmsSyncError {
   readonly code = 'SYNC_PROTOCOL';
   readonly retry = permanent;
+  override get concernsOneRequest(): boolean {
+    return true;
+  }
+  override get refusesCursor(): boolean {
+    return true;
+  }
 
   constructor(
     readonly stream: string,
@@ -36,6 +42,9 @@ export class SyncConfigurationError extends TmsSyncError {
 export class UnknownStreamError extends TmsSyncError {
   readonly code = 'UNKNOWN_STREAM';
   readonly retry = permanent;
+  override get preventsStart(): boolean {
+    return true;
+  }
 
   constructor(
     readonly unknown: readonly string[],
@@ -54,6 +63,9 @@ export class UnknownStreamError extends TmsSyncError {
 export class RecordKeyError extends TmsSyncError {
   readonly code = 'RECORD_WITHOUT_KEY';
   readonly retry = permanent;
+  override get concernsOneRequest(): boolean {
+    return true;
+  }
 
   constructor(
     readonly origin: { readonly stream: string; readonly partition: string; readonly where: string },

@@ -3,12 +3,11 @@ import type { ChildStream } from '../../../config/stream-definition.js';
 import type { JsonObject } from '../../../schemas/json-object.js';
 import { HttpStatusError } from '../../client/index.js';
 import type { ChildWork, ParentBatch, ScopeReplacement } from '../../store/store.js';
-import { describeError } from '../../tms-sync-error.js';
+import { describeError, errorSays } from '../../tms-sync-error.js';
 import { keyedRecords, sequenceReader } from '../record-keys.js';
 import type { PartitionContext, StreamStrategy } from '../stream-strategy.js';
 import { LeftBehindError } from '../sync-errors.js';
 import { fetchChildren } from './fetch-children.js';
-import { isParentFault } from './parent-fault.js';
 import { createScopeCommitter, type ScopeCommitter } from './scope-committer.js';
 
 type Child = PartitionContext<ChildStream>;
@@ -91,7 +90,7 @@ async function refreshParent(
   try {
     scope = await fetchScope(partition, parentId);
   } catch (error) {
-    if (!isParentFault(error)) throw error;
+    if (!errorSays(error, 'concernsOneRequest')) throw error;
     partition.logger.warn({ parent: parentId, error: describeError(error) }, 'parent left for later');
     committer.leave(batch, { parentId, error: describeError(error) });
     return;

@@ -3,10 +3,9 @@ import type { SnapshotStream } from '../../../config/stream-definition.js';
 import type { JsonObject } from '../../../schemas/json-object.js';
 import { HttpStatusError } from '../../client/index.js';
 import type { StoreRecord } from '../../store/store.js';
-import { describeError } from '../../tms-sync-error.js';
+import { describeError, errorSays } from '../../tms-sync-error.js';
 import { keyedRecords, sequenceReader } from '../record-keys.js';
 import type { PartitionContext } from '../stream-strategy.js';
-import { isParentFault } from './parent-fault.js';
 
 type Job = PartitionContext<SnapshotStream>;
 
@@ -49,7 +48,7 @@ export async function fetchSnapshot(
           const fetched = await fetchPart(job, part);
           records = keyed(job, part, fetched);
         } catch (error) {
-          if (!isParentFault(error) || parts.length === 1) throw error;
+          if (!errorSays(error, 'concernsOneRequest') || parts.length === 1) throw error;
           left.push({ what: part.what, error: describeError(error), part });
           return;
         }

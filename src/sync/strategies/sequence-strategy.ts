@@ -1,12 +1,7 @@
 import type { SequenceStream } from '../../../config/stream-definition.js';
-import {
-  CursorLoopError,
-  HttpStatusError,
-  type Page,
-  PaginationError,
-  ResponseValidationError,
-} from '../../client/index.js';
+import type { Page } from '../../client/index.js';
 import type { SyncState } from '../../store/store.js';
+import { errorSays } from '../../tms-sync-error.js';
 import { keyedRecords, sequenceReader } from '../record-keys.js';
 import type { PartitionContext, StreamStrategy } from '../stream-strategy.js';
 import { SyncProtocolError } from '../sync-errors.js';
@@ -39,7 +34,7 @@ export const sequenceStrategy: StreamStrategy<SequenceStream> = {
     } catch (error) {
       // The checkpoint is gone by now (runCycle): an old cursor the TMS no longer honours must not
       // fail the partition for good, so the cycle starts again from the watermark, once.
-      if (!(resumed && refusesCursor(error))) throw error;
+      if (!(resumed && errorSays(error, 'refusesCursor'))) throw error;
       partition.logger.warn(
         { stream: partition.stream, partition: partition.partition, error: String(error) },
         'checkpoint cursor refused; restarting the cycle from the watermark',
@@ -72,7 +67,7 @@ async function runCycle(partition: Sequence, start: SyncState, resume: boolean):
   } catch (error) {
     await run.flush();
     // The pages before the refused one stay; the cursor that led to it must never be resumed from.
-    if (refusesCursor(error)) await run.dropCheckpoint();
+    if (errorSays(error, 'refusesCursor')) await run.dropCheckpoint();
     throw error;
   }
   await run.flush();
@@ -142,18 +137,4 @@ function checkMaxSequence(
 function sinceOfCheckpoint(state: SyncState): number {
   const since = (state.strategyState as Partial<CycleState> | null)?.since;
   return typeof since === 'number' ? since : (state.watermark ?? 1);
-}
-
-/**
- * The server (400) or the engine refused the page a cursor led to (a loop, broken paging, a
- * malformed envelope, a broken sync rule): resuming from that cursor would meet the same refusal.
- */
-function refusesCursor(error: unknown): boolean {
-  return (
-    (error instanceof HttpStatusError && error.status === 400) ||
-    error instanceof CursorLoopError ||
-    error instanceof PaginationError ||
-    error instanceof ResponseValidationError ||
-    error instanceof SyncProtocolError
-  );
 }

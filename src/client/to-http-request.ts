@@ -1,0 +1,32 @@
+import { Readable } from 'node:stream';
+import type { ApiRequest } from './api-request.js';
+import type { HttpRequest } from './http-transport.js';
+import { buildQuery } from './request-path.js';
+
+/** The HTTP request one send of an API call makes: its token, its content type, the operator in the query. */
+export function toHttpRequest(
+  request: ApiRequest,
+  token: string | undefined,
+  signal: AbortSignal | undefined,
+): HttpRequest {
+  const raw = Buffer.isBuffer(request.body) || request.body instanceof Readable;
+  const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (request.body !== undefined)
+    headers['content-type'] ??= raw ? 'application/octet-stream' : 'application/json';
+  const query =
+    request.operatorId === undefined ? request.query : { ...request.query, operatorId: request.operatorId };
+  return {
+    method: request.method,
+    path: request.path,
+    query: buildQuery(query),
+    headers,
+    body:
+      request.body === undefined
+        ? undefined
+        : raw
+          ? (request.body as Buffer | Readable)
+          : JSON.stringify(request.body),
+    signal,
+  };
+}
