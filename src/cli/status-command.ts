@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
-import { loadSettings } from '../../config/load-settings.js';
+import { loadConnectionSettings } from '../../config/connections/resolve-connection.js';
 import type { ColumnReport, HeldDelete, Store } from '../store/store.js';
 import { selectPartitions } from '../sync/select-partitions.js';
 import { exitCodes, runCommand } from './cli-failure.js';
 import { formatCommandStatus } from './command-status.js';
+import { type ConnectionFlag, connectionOption } from './connection-option.js';
 import { formatDuration, parseDuration } from './durations.js';
 import { formatQueueStatus, readQueueStatus } from './queue-status.js';
 import { type PartitionProblem, partitionProblems } from './status-checks.js';
@@ -30,10 +31,11 @@ export function registerStatusCommand(program: Command): void {
       'after',
       '\nExit codes: 0 all well (or no --max-lag), 1 a partition is stale or failing (--max-lag), 2 bad usage or configuration.',
     )
-    .action((flags: { json?: boolean; maxLag?: string }) =>
+    .addOption(connectionOption())
+    .action((flags: { json?: boolean; maxLag?: string } & ConnectionFlag) =>
       runCommand('status', async () => {
         const maxLag = flags.maxLag === undefined ? undefined : parseDuration(flags.maxLag, '--max-lag');
-        const settings = loadSettings();
+        const settings = loadConnectionSettings(flags.connection);
         const store = await openCliStore(settings);
         try {
           const now = new Date();

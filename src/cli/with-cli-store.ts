@@ -1,4 +1,4 @@
-import { loadSettings } from '../../config/load-settings.js';
+import { loadConnectionSettings } from '../../config/connections/resolve-connection.js';
 import type { Settings } from '../../config/settings.js';
 import { type OpenStoreOptions, openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
@@ -14,9 +14,12 @@ export function openCliStore(settings: Settings, options: OpenStoreOptions = {})
   });
 }
 
-/** Runs `use` with the store of STORE_URL, closed afterwards whatever happens. */
-export async function withCliStore<T>(use: (store: Store, settings: Settings) => Promise<T>): Promise<T> {
-  const settings = loadSettings();
+/** Runs `use` with the store of the connection (STORE_URL for the default one), closed afterwards whatever happens. */
+export async function withCliStore<T>(
+  connection: string,
+  use: (store: Store, settings: Settings) => Promise<T>,
+): Promise<T> {
+  const settings = loadConnectionSettings(connection);
   const store = await openCliStore(settings);
   try {
     return await use(store, settings);

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { loadSettings } from '../../config/load-settings.js';
+import { isPaused } from '../../config/connections/connection-settings.js';
+import { loadConnectionSettings } from '../../config/connections/resolve-connection.js';
 import type { Settings } from '../../config/settings.js';
 import { startCommandDelivery } from '../../jobs/command-delivery.js';
 import { connectRedis } from '../../jobs/connect-redis.js';
@@ -13,7 +14,9 @@ import { createSyncMetrics } from '../ops/sync-metrics.js';
 import { workerReadiness } from '../ops/worker-readiness.js';
 import { selectPartitions } from '../sync/select-partitions.js';
 import { createSyncEngine } from '../sync/sync-engine.js';
-import { exitCodes, runCommand } from './cli-failure.js';
+import { exitCodes, runCommand, UsageError } from './cli-failure.js';
+import { withConnection } from './cli-logger.js';
+import { type ConnectionFlag, connectionOption } from './connection-option.js';
 import { readHealth } from './stream-status.js';
 
 export function registerWorkerCommand(program: Command): void {
@@ -30,10 +33,13 @@ export function registerWorkerCommand(program: Command): void {
         'delivers the write-back outbox (docs/write-back.md).\n' +
         'Stops gracefully on SIGINT/SIGTERM within SHUTDOWN_TIMEOUT_MS (exit 0; 1 when it had to force), also\n' +
         'while starting. Exit code 2 when Redis (REDIS_URL) or the store cannot be reached at start (Redis:\n' +
-        'within 5 s), or the ops server cannot listen (OPS_HOST, OPS_PORT).',
+        'within 5 s), or the ops server cannot listen (OPS_HOST, OPS_PORT), or the connection is paused.\n' +
+        'One worker serves one connection: with --connection NAME its queue is QUEUE_NAME.NAME (the default\n' +
+        "connection's keys unchanged); give each worker process its own OPS_PORT (docs/connections.md).",
     )
-    .action(async () => {
-      await runCommand('worker', () => runWorker(loadSettings()));
+    .addOption(connectionOption())
+    .action(async (flags: ConnectionFlag) => {
+      await runCommand('worker', () => runWorker(loadConnectionSettings(flags.connection)));
       // Bounded exit: nothing left open (a keep-alive socket, a timer) may hold the process.
       process.exit();
     });
@@ -42,7 +48,11 @@ export function registerWorkerCommand(program: Command): void {
 /** Runs until SIGINT or SIGTERM; resolves with the exit code. */
 export async function runWorker(settings: Settings): Promise<number> {
   const stopSignal = nextSignal();
-  const logger = createLogger({ level: settings.logLevel });
+  if (isPaused(settings, settings.connection))
+    throw new UsageError(
+      `connection "${settings.connection}" is paused (connections.${settings.connection}.paused in the config file): the worker runs nothing of it`,
+    );
+  const logger = withConnection(createLogger({ level: settings.logLevel }), settings);
   // A signal during start-up (Redis or the store slow to answer) stops it too: nothing runs yet.
   const starting = startWorker(settings, logger);
   const first = await Promise.race([
