@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -178,5 +178,19 @@ describe('connections in the config file', () => {
     const error = errorOf(() => loadConnectionSettings('acmee', env));
     expect(error.setting).toBe('--connection');
     expect(error.problem).toBe('no connection "acmee" (known: default, acme, globex); did you mean "acme"?');
+  });
+
+  it("takes the example file's commented connections as they are once uncommented", () => {
+    const example = readFileSync(
+      join(import.meta.dirname, '..', '..', 'config', 'tms-sync.example.jsonc'),
+      'utf8',
+    );
+    const lines = example.split('\n');
+    const start = lines.findIndex((line) => line.trim() === '// "connections": {');
+    const end = lines.findIndex((line, index) => index > start && line === '  // }');
+    const block = lines.slice(start, end + 1).map((line) => line.replace('// ', ''));
+    const settings = loadSettings({ ...base, TMS_SYNC_CONFIG: file(`{\n${block.join('\n')}\n}`) });
+    expect(Object.keys(settings.connections)).toEqual(['acme', 'globex']);
+    expect(settings.connections.globex!.paused).toBe(true);
   });
 });
