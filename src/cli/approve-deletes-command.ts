@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadConnectionSettings } from '../../config/connections/resolve-connection.js';
+import { loadConnection } from '../connections/load-connection.js';
 import { resolveStreams } from '../sync/sync-engine.js';
 import { runCommand, UsageError } from './cli-failure.js';
 import { type ConnectionFlag, connectionOption } from './connection-option.js';
@@ -21,7 +21,7 @@ export function registerApproveDeletesCommand(program: Command): void {
     .action((stream: string, scopes: string[], flags: ConnectionFlag) =>
       runCommand('approve-deletes', async () => {
         const [name] = resolveStreams([stream]);
-        const settings = loadConnectionSettings(flags.connection);
+        const settings = await loadConnection(flags.connection);
         const store = await openCliStore(settings);
         try {
           const approved = await store.approveDeletes({

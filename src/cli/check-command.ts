@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { loadConnectionSettings } from '../../config/connections/resolve-connection.js';
 import { type CheckLine, runChecks } from '../check/run-checks.js';
+import { loadConnection } from '../connections/load-connection.js';
 import { createLogger } from '../logger.js';
 import { formatSkipped, selectPartitions } from '../sync/select-partitions.js';
 import { partitionLabel } from '../sync/stream-order.js';
@@ -24,7 +24,7 @@ export function registerCheckCommand(program: Command): void {
     .addOption(connectionOption())
     .action((flags: ConnectionFlag) =>
       runCommand('check', async () => {
-        const settings = loadConnectionSettings(flags.connection);
+        const settings = await loadConnection(flags.connection);
         const logger = createLogger({ level: 'silent' });
         const client = clientFromSettings(settings, logger, checkClient);
         try {

@@ -10,6 +10,8 @@ import { formatTable } from './text-table.js';
 /** One connection as `connections list` shows it: where it reads and writes, never a token. */
 export interface ConnectionListing {
   readonly name: string;
+  /** Where it is configured: the environment (the default), the config file, or the control table (`connections add`). */
+  readonly source: 'environment' | 'file' | 'cli';
   /** The TMS host (and port), or null when no base URL is set. */
   readonly host: string | null;
   /** The SQLite file, or the PostgreSQL server, database and schema; no password. */
@@ -22,12 +24,16 @@ export interface ConnectionListing {
   readonly token: string;
 }
 
-/** The configured connections, the default first, read from the settings alone: no token is read. */
-export function listConnections(settings: Settings): ConnectionListing[] {
+/**
+ * The connections of `settings` (the control table's merged in), the default first; `file` names
+ * those of the config file. Read from the settings alone: no token is read.
+ */
+export function listConnections(settings: Settings, file: ReadonlySet<string>): ConnectionListing[] {
   return connectionNames(settings).map((name) => {
     const shape = name === defaultConnectionName ? settings : connectionShape(settings, name);
     return {
       name,
+      source: name === defaultConnectionName ? 'environment' : file.has(name) ? 'file' : 'cli',
       host: shape.baseUrl === undefined ? null : new URL(shape.baseUrl).host,
       destination: describeDestination(shape),
       streams: configuredStreams(shape).length,
@@ -59,6 +65,7 @@ const describeReference = (reference: TokenReference): string =>
 export function formatConnections(listing: readonly ConnectionListing[]): string {
   const rows = listing.map((item) => [
     item.name,
+    item.source,
     item.host ?? 'none: set baseUrl',
     item.destination,
     String(item.streams),
@@ -67,7 +74,7 @@ export function formatConnections(listing: readonly ConnectionListing[]): string
     item.token,
   ]);
   return formatTable(
-    ['connection', 'tms host', 'destination', 'streams', 'operators', 'paused', 'token'],
+    ['connection', 'source', 'tms host', 'destination', 'streams', 'operators', 'paused', 'token'],
     rows,
   );
 }

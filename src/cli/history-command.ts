@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { loadConnectionSettings } from '../../config/connections/resolve-connection.js';
 import { streams } from '../../config/streams.js';
+import { loadConnection } from '../connections/load-connection.js';
 import type { StoredVersion } from '../store/store.js';
 import { scopeColumnOf } from '../store/stream-tables.js';
 import { resolveStreams } from '../sync/sync-engine.js';
@@ -26,7 +26,7 @@ export function registerHistoryCommand(program: Command): void {
       runCommand('history', async () => {
         const [name] = resolveStreams([stream]);
         checkScope(name!, flags.scope);
-        const settings = loadConnectionSettings(flags.connection);
+        const settings = await loadConnection(flags.connection);
         const store = await openCliStore(settings);
         try {
           const versions = await store.history(name!, {

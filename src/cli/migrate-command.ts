@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadConnectionSettings } from '../../config/connections/resolve-connection.js';
+import { loadConnection } from '../connections/load-connection.js';
 import { redactUrl } from '../secrets/url-credentials.js';
 import type { MigrationSummary } from '../store/store.js';
 import { runCommand } from './cli-failure.js';
@@ -21,7 +21,7 @@ export function registerMigrateCommand(program: Command): void {
     .addOption(connectionOption())
     .action((flags: { json?: boolean } & ConnectionFlag) =>
       runCommand('migrate', async () => {
-        const settings = loadConnectionSettings(flags.connection);
+        const settings = await loadConnection(flags.connection);
         const store = await openCliStore(settings, { migrate: false, history: settings.streams.history });
         try {
           const summary = await store.migrate();

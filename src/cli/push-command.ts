@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import type { Command as Program } from 'commander';
-import { loadConnectionSettings } from '../../config/connections/resolve-connection.js';
 import type { Delivery } from '../commands/deliver-command.js';
 import { touchedStreams } from '../commands/drain-outbox.js';
 import { pushOutbox } from '../commands/push-outbox.js';
+import { loadConnection } from '../connections/load-connection.js';
 import { createSyncEngine, type SyncEngine } from '../sync/sync-engine.js';
 import { describeError } from '../tms-sync-error.js';
 import { exitCodes, runCommand } from './cli-failure.js';
@@ -34,7 +34,7 @@ interface PushFlags extends ConnectionFlag {
 }
 
 async function push(flags: PushFlags): Promise<number> {
-  const settings = loadConnectionSettings(flags.connection);
+  const settings = await loadConnection(flags.connection);
   const logger = cliLogger(settings);
   const engine = await createSyncEngine({ settings, logger });
   try {

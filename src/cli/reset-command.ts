@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadConnectionSettings } from '../../config/connections/resolve-connection.js';
+import { loadConnection } from '../connections/load-connection.js';
 import { StreamUsageError } from '../store/errors.js';
 import type { ResetResult, Store } from '../store/store.js';
 import { checkStreamNames, type Target } from '../sync/select-partitions.js';
@@ -35,7 +35,7 @@ export function registerResetCommand(program: Command): void {
       runCommand('reset', async () => {
         const targets = checkStreamNames(names);
         if (targets.length === 0) throw new UsageError('name at least one stream');
-        const settings = loadConnectionSettings(flags.connection);
+        const settings = await loadConnection(flags.connection);
         const store = await openCliStore(settings);
         try {
           if (flags.data && !flags.yes && !(await confirmed(store, targets))) {

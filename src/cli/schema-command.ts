@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadConnectionSettings } from '../../config/connections/resolve-connection.js';
+import { loadConnection } from '../connections/load-connection.js';
 import type { ColumnReport } from '../store/store.js';
 import { resolveStreams } from '../sync/sync-engine.js';
 import { runCommand } from './cli-failure.js';
@@ -19,7 +19,7 @@ export function registerSchemaCommand(program: Command): void {
     .addOption(connectionOption())
     .action((names: string[], flags: { json?: boolean } & ConnectionFlag) =>
       runCommand('schema', async () => {
-        const settings = loadConnectionSettings(flags.connection);
+        const settings = await loadConnection(flags.connection);
         const wanted = new Set<string>(names.length > 0 ? resolveStreams(names) : []);
         const store = await openCliStore(settings);
         try {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadConnectionSettings } from '../../config/connections/resolve-connection.js';
+import { loadConnection } from '../connections/load-connection.js';
 import type { ColumnReport, HeldDelete, Store } from '../store/store.js';
 import { selectPartitions } from '../sync/select-partitions.js';
 import { exitCodes, runCommand } from './cli-failure.js';
@@ -35,7 +35,7 @@ export function registerStatusCommand(program: Command): void {
     .action((flags: { json?: boolean; maxLag?: string } & ConnectionFlag) =>
       runCommand('status', async () => {
         const maxLag = flags.maxLag === undefined ? undefined : parseDuration(flags.maxLag, '--max-lag');
-        const settings = loadConnectionSettings(flags.connection);
+        const settings = await loadConnection(flags.connection);
         const store = await openCliStore(settings);
         try {
           const now = new Date();

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { loadConnectionSettings } from '../../config/connections/resolve-connection.js';
 import type { Settings } from '../../config/settings.js';
 import { type StreamName, streams } from '../../config/streams.js';
+import { loadConnection } from '../connections/load-connection.js';
 import { configuredStreams } from '../sync/select-partitions.js';
 import { dependenciesOf } from '../sync/stream-order.js';
 import { partitionsOf } from '../sync/stream-partitions.js';
@@ -37,7 +37,7 @@ export function registerStreamsCommand(program: Command): void {
     .addOption(connectionOption())
     .action((flags: { json?: boolean } & ConnectionFlag) =>
       runCommand('streams', async () => {
-        const listing = listStreams(loadConnectionSettings(flags.connection));
+        const listing = listStreams(await loadConnection(flags.connection));
         process.stdout.write(flags.json ? `${JSON.stringify(listing, null, 2)}\n` : formatStreams(listing));
         return 0;
       }),

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Command } from 'commander';
-import { loadConnectionSettings } from '../../config/connections/resolve-connection.js';
+import { loadConnection } from '../connections/load-connection.js';
 import type { PartitionSummary, RunOptions } from '../sync/run-options.js';
 import { formatSkipped, selectPartitions } from '../sync/select-partitions.js';
 import { createSyncEngine, type SyncEngine } from '../sync/sync-engine.js';
@@ -45,7 +45,7 @@ export function registerSyncCommand(program: Command): void {
 }
 
 async function sync(names: string[], flags: SyncFlags): Promise<number> {
-  const settings = loadConnectionSettings(flags.connection);
+  const settings = await loadConnection(flags.connection);
   const { skipped } = selectPartitions(names, settings);
   const engine = await createSyncEngine({ settings, logger: cliLogger(settings) });
   for (const line of formatSkipped(skipped)) process.stderr.write(`tms-sync sync: ${line}\n`);

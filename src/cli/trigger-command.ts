@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { loadConnectionSettings } from '../../config/connections/resolve-connection.js';
 import type { Settings } from '../../config/settings.js';
 import { connectRedis } from '../../jobs/connect-redis.js';
 import type { EnqueuedRun } from '../../jobs/enqueue-run.js';
@@ -7,6 +6,7 @@ import { followRuns } from '../../jobs/follow-runs.js';
 import { requestRuns } from '../../jobs/request-runs.js';
 import { partitionLabel, type RequestResult, type SyncJobProgress } from '../../jobs/sync-job.js';
 import { openSyncQueue } from '../../jobs/sync-queue.js';
+import { loadConnection } from '../connections/load-connection.js';
 import { checkStreamNames, formatSkipped } from '../sync/select-partitions.js';
 import { exitCodes, runCommand, UsageError } from './cli-failure.js';
 import { type ConnectionFlag, connectionOption } from './connection-option.js';
@@ -47,7 +47,7 @@ export function registerTriggerCommand(program: Command): void {
     )
     .addOption(connectionOption())
     .action((names: string[], flags: TriggerFlags & ConnectionFlag) =>
-      runCommand('trigger', () => trigger(loadConnectionSettings(flags.connection), names, flags)),
+      runCommand('trigger', async () => trigger(await loadConnection(flags.connection), names, flags)),
     );
 }
 

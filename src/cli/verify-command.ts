@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadConnectionSettings } from '../../config/connections/resolve-connection.js';
+import { loadConnection } from '../connections/load-connection.js';
 import { createSimAdminClient } from '../sim/sim-admin-client.js';
 import { resolveStreams } from '../sync/sync-engine.js';
 import { exitCodes, runCommand, UsageError } from './cli-failure.js';
@@ -31,7 +31,7 @@ export function registerVerifyCommand(program: Command): void {
 }
 
 async function verify(names: string[], flags: VerifyFlags): Promise<number> {
-  const settings = loadConnectionSettings(flags.connection);
+  const settings = await loadConnection(flags.connection);
   const account = flags.simAccount === undefined ? undefined : Number(flags.simAccount);
   if (account !== undefined && !(Number.isInteger(account) && account >= 1))
     throw new UsageError(`--sim-account: expected an account number from 1, got "${flags.simAccount}"`);

@@ -1,5 +1,5 @@
-import { loadConnectionSettings } from '../../config/connections/resolve-connection.js';
 import type { Settings } from '../../config/settings.js';
+import { loadConnection } from '../connections/load-connection.js';
 import { type OpenStoreOptions, openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { storeOptionsOf } from '../sync/store-options.js';
@@ -19,7 +19,7 @@ export async function withCliStore<T>(
   connection: string,
   use: (store: Store, settings: Settings) => Promise<T>,
 ): Promise<T> {
-  const settings = loadConnectionSettings(connection);
+  const settings = await loadConnection(connection);
   const store = await openCliStore(settings);
   try {
     return await use(store, settings);

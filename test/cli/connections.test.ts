@@ -138,7 +138,9 @@ describe('connections', () => {
       beta: { apiToken: 'env:BETA_TOKEN', operators: ['7'] },
       gamma: { apiToken: encrypted.stdout.trim(), baseUrl: 'https://gamma.example.com', paused: true },
     };
-    writeFileSync(config, JSON.stringify({ storeUrl: 'postgres://tms:pw@db.local/warehouse', connections }));
+    // A password in the store's URL (trust authentication ignores it) is never shown either.
+    const storeUrl = Object.assign(new URL(await postgres.freshUrl()), { password: 'pw-secret' }).toString();
+    writeFileSync(config, JSON.stringify({ storeUrl, connections }));
     const env = {
       TMS_SYNC_CONFIG: config,
       TMS_BASE_URL: 'https://tms.example.com',
@@ -148,22 +150,29 @@ describe('connections', () => {
     };
     const table = await runCli(['connections', 'list'], env);
     expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout.split('\n')[0]).toMatch(/^connection +source +tms host +destination +streams/);
     const listed = await runCli(['connections', 'list', '--json'], env);
     for (const output of [table.stdout, listed.stdout]) {
-      for (const secret of ['default-secret-token', 'beta-secret-token', 'gamma-secret-token', key, 'pw@'])
+      for (const secret of [
+        'default-secret-token',
+        'beta-secret-token',
+        'gamma-secret-token',
+        key,
+        'pw-secret',
+      ])
         expect(output).not.toContain(secret);
     }
     expect(JSON.parse(listed.stdout)).toEqual([
       expect.objectContaining({
         name: 'default',
         host: 'tms.example.com',
-        destination: 'postgres://db.local/warehouse schema public',
+        destination: expect.stringMatching(/^postgres:\/\/127\.0\.0\.1:5432\/\w+ schema public$/),
         paused: false,
         token: 'TMS_API_TOKEN',
       }),
       expect.objectContaining({
         name: 'beta',
-        destination: 'postgres://db.local/warehouse schema tms_beta',
+        destination: expect.stringMatching(/ schema tms_beta$/),
         operators: 1,
         token: 'env:BETA_TOKEN',
       }),
@@ -175,16 +184,5 @@ describe('connections', () => {
         token: 'encrypted',
       }),
     ]);
-  });
-
-  it('refuses to start the worker of a paused connection', async () => {
-    const config = join(dir, 'paused.jsonc');
-    writeFileSync(config, JSON.stringify({ connections: { gamma: { apiToken: 'env:G', paused: true } } }));
-    const result = await runCli(['worker', '--connection', 'gamma'], {
-      TMS_SYNC_CONFIG: config,
-      G: 'a-token',
-    });
-    expect(result.stderr).toContain('connection "gamma" is paused');
-    expect(result.code).toBe(2);
   });
 });

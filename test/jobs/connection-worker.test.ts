@@ -1,10 +1,12 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
 import { runCli } from '../reliability/support/run-cli.js';
+import { eventually } from './support/queue-fixture.js';
 import { exitWithin, spawnCli } from './support/worker-process.js';
 
 // Issue #35: a worker of one connection keeps every Redis key under its own queue, the default
@@ -73,5 +75,42 @@ describe('worker --connection', () => {
       env,
     );
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+  }, 90_000);
+
+  it('follows connections pause and resume within seconds by pausing its queue, from a start paused by the file', async () => {
+    const config = join(dir, 'paused.jsonc');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        storeUrl: `sqlite:${join(dir, 'paused.sqlite')}`,
+        streams: { include: ['invoices'] },
+        connections: { gamma: { apiToken: 'env:GAMMA_TOKEN', paused: true } },
+      }),
+    );
+    const env = {
+      TMS_SYNC_CONFIG: config,
+      TMS_BASE_URL: sim.url,
+      GAMMA_TOKEN: 'dev-api-token-2',
+      QUEUE_PREFIX: prefix,
+    };
+    const queue = new Queue('tms-sync.gamma', { connection: redis, prefix });
+    const worker = spawnCli(['worker', '--connection', 'gamma'], {
+      ...env,
+      OPS_PORT: '0',
+      LOG_LEVEL: 'info',
+    });
+    try {
+      await worker.waitForLine('"worker started"', 20_000);
+      expect(await queue.isPaused()).toBe(true);
+      expect((await runCli(['connections', 'resume', 'gamma'], env)).code).toBe(0);
+      await eventually(async () => !(await queue.isPaused()), 10_000, 'the queue resumed');
+      await worker.waitForLine('connection running', 5000);
+      expect((await runCli(['connections', 'pause', 'gamma'], env)).code).toBe(0);
+      await eventually(() => queue.isPaused(), 10_000, 'the queue paused');
+    } finally {
+      worker.child.kill('SIGTERM');
+      await exitWithin(worker, 20_000);
+      await queue.close();
+    }
   }, 90_000);
 });
