@@ -69,6 +69,10 @@ describe('sync --connection', () => {
     expect(existsSync(join(dir, 'sqlite', 'tms.sqlite'))).toBe(false);
     const betaVerified = await verify(env, 'beta', 2);
     expect(betaVerified.code, betaVerified.stdout + betaVerified.stderr).toBe(0);
+    const status = await runCli(['status', '--connection', 'beta', '--max-lag', '15m'], env);
+    expect(status.stdout).toContain('check of connection beta: all 4 partitions succeeded within 15m');
+    const json = JSON.parse((await runCli(['status', '--connection', 'beta', '--json'], env)).stdout);
+    expect(json.connection).toBe('beta');
 
     const first = await runCli(['sync'], env, 60_000);
     expect(first.code, first.stderr + first.stdout).toBe(0);
