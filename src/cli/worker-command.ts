@@ -119,6 +119,9 @@ async function startWorker(settings: Settings, logger: Logger) {
     traffic: () => engine.context.client.traffic(),
     commandCounts: () => engine.context.store.commands.counts(),
   });
+  // One connection per process: every series of another connection than the default says which.
+  if (settings.connection !== defaultConnectionName)
+    metrics.registry.setDefaultLabels({ connection: settings.connection });
   let ops: OpsServer | undefined;
   const closeAll = async () => {
     await paused.stop();

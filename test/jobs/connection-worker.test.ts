@@ -55,6 +55,8 @@ describe('worker --connection', () => {
         unknown
       >;
       expect(started).toMatchObject({ connection: 'beta', queue: 'tms-sync.beta' });
+      const metrics = await (await fetch(`${started.ops as string}/metrics`)).text();
+      expect(metrics).toMatch(/^tms_sync_\w+\{[^}]*connection="beta"/m);
       const triggered = await runCli(
         ['trigger', 'invoices', '--full', '--wait', '--connection', 'beta'],
         env,
