@@ -37,10 +37,11 @@ function checkTokens(name: string, shape: Settings): void {
   for (const [key, value] of Object.entries(tokens)) {
     if (value !== undefined) parseTokenReference(`connections.${name}.${key}`, value);
   }
-  if (tokens.apiToken === undefined && tokens.driverToken === undefined)
+  // The login needs it as the default connection's needs TMS_API_TOKEN; a driver token only adds to it.
+  if (tokens.apiToken === undefined)
     throw new SettingsError(
       `connections.${name}.apiToken`,
-      'a connection needs its own token (apiToken or driverToken): it is not inherited from the default connection',
+      'a connection needs its own API token: it is not inherited from the default connection',
     );
 }
 

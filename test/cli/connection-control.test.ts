@@ -113,7 +113,7 @@ describe('connections add', () => {
       'connections.delta.apiToken: a token is never written in plain text',
     ],
     [['beta', '--api-token', 'env:X'], 'connection "beta" exists already'],
-    [['delta'], 'connections.delta.apiToken: a connection needs its own token'],
+    [['delta'], 'connections.delta.apiToken: a connection needs its own API token'],
     [['Delta', '--api-token', 'env:X'], 'connections.Delta: a connection name is lower-case'],
     [['delta', '--api-token', 'env:X', '--store-url', 'SAME'], 'is connection "default"\'s too'],
     [['delta', '--api-token', 'env:X', '--entry', '{"operatorz": 1}'], 'connections.delta/operatorz'],

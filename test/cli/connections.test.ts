@@ -113,6 +113,14 @@ describe('sync --connection', () => {
     expect((await verify(env, 'beta', 2)).code).toBe(0);
   }, 120_000);
 
+  it("names the connection's own setting when its TMS refuses its token, exit 2", async () => {
+    const env = { ...setup(`sqlite:${join(dir, 'refused.sqlite')}`), BETA_TOKEN: 'not-a-token-of-the-sim' };
+    const result = await runCli(['sync', '--connection', 'beta'], env, 60_000);
+    expect(result.stderr).toContain('connections.beta.apiToken: the TMS at');
+    expect(result.stderr).not.toContain('not-a-token-of-the-sim');
+    expect(result.code).toBe(2);
+  });
+
   it('refuses an unknown connection with the known names, exit 2', async () => {
     const result = await runCli(
       ['status', '--connection', 'betta'],

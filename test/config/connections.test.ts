@@ -142,7 +142,7 @@ describe('connections in the config file', () => {
   });
 
   it.each([
-    [{ acme: {} }, 'connections.acme.apiToken', /needs its own token/],
+    [{ acme: {} }, 'connections.acme.apiToken', /needs its own API token/],
     [{ Acme: { apiToken: 'env:T' } }, 'connections.Acme', /lower-case letters/],
     [{ default: { apiToken: 'env:T' } }, 'connections.default', /top level of the file/],
     [{ acme: { apiToken: 'env:T', baseUrl: 'ftp://x' } }, 'connections.acme.baseUrl', /http or https/],
