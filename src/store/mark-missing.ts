@@ -5,9 +5,10 @@ import { heldScopes, noScopes, type ScopeBalance, type ScopeTally, tallyOf } fro
 import { approvedScopes, clearHeld, holdDeletes } from './held-deletes.js';
 import { withHistoryContext } from './history/history-context.js';
 import { type DeleteTarget, finishDelete, inIdSet, setDeleted, targetWhere } from './mark-deleted.js';
+import { statementOnce } from './statement-once.js';
 import type { MarkMissingInput, MarkMissingResult, ReplaceScopesInput } from './store.js';
 import { type StoreContext, scopeValue, streamDb } from './store-context.js';
-import type { IdSetEntry } from './store-dialect.js';
+import type { IdSetEntry, SqlTypes } from './store-dialect.js';
 import type { StreamTable } from './stream-tables.js';
 
 /**
@@ -52,22 +53,56 @@ async function settledPass(
   const seen = [...new Set(input.seenIds)];
   if (seen.length > settledCheckLimit) return undefined;
   const scope = scopeValue(table, input.scope);
-  const unseen = sql<SqlBool>`${sql.ref(`${table.name}.id`)} not in ${context.dialect.types.jsonTexts(JSON.stringify(seen))}`;
-  const row = await streamDb(context.dialect.db)
-    .selectFrom(table.name)
-    .where(targetWhere({ table, scope, match: undefined }))
-    .select([
-      sql<number | string>`count(*)`.as('live'),
-      sql<number | string>`coalesce(sum(case when ${unseen} then 1 else 0 end), 0)`.as('missing'),
-      sql<
-        number | string
-      >`(select count(*) from held_deletes where stream = ${input.stream} and scope = ${scope ?? ''})`.as(
-        'held',
-      ),
-    ])
-    .executeTakeFirstOrThrow();
+  const held = { stream: input.stream, scope: scope ?? '' };
+  const seenJson = JSON.stringify(seen);
+  const check = settledStatement(context.dialect.types, table, typeof scope === 'string');
+  const row = (await check(context.dialect.db, { seen: seenJson, ...held })).rows[0]!;
   if (Number(row.missing) > 0 || Number(row.held) > 0) return undefined;
   return { deleted: 0, held: 0, live: Number(row.live) };
+}
+
+interface SettledValues {
+  readonly seen: string;
+  readonly stream: string;
+  readonly scope: string;
+}
+
+type SettledStatement = ReturnType<typeof compileSettled>;
+
+const settledStatements = new WeakMap<SqlTypes, Map<string, SettledStatement>>();
+
+/** The settled check of a table, compiled once per dialect (statement-once.ts): every snapshot pass ends with it. */
+function settledStatement(types: SqlTypes, table: StreamTable, scoped: boolean): SettledStatement {
+  let ofDialect = settledStatements.get(types);
+  if (!ofDialect) {
+    ofDialect = new Map();
+    settledStatements.set(types, ofDialect);
+  }
+  const key = `${table.name}\u0000${scoped}`;
+  let statement = ofDialect.get(key);
+  if (!statement) {
+    statement = compileSettled(types, table, scoped);
+    ofDialect.set(key, statement);
+  }
+  return statement;
+}
+
+function compileSettled(types: SqlTypes, table: StreamTable, scoped: boolean) {
+  return statementOnce((db, values: SettledValues) => {
+    const unseen = sql<SqlBool>`${sql.ref(`${table.name}.id`)} not in ${types.jsonTexts(values.seen)}`;
+    return streamDb(db)
+      .selectFrom(table.name)
+      .where(targetWhere({ table, scope: scoped ? values.scope : null, match: undefined }))
+      .select([
+        sql<number | string>`count(*)`.as('live'),
+        sql<number | string>`coalesce(sum(case when ${unseen} then 1 else 0 end), 0)`.as('missing'),
+        sql<
+          number | string
+        >`(select count(*) from held_deletes where stream = ${values.stream} and scope = ${values.scope})`.as(
+          'held',
+        ),
+      ]);
+  });
 }
 
 async function markMissingIn(

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { StoreDatabase, SyncRunsTable } from './database.js';
+import { statementOnce } from './statement-once.js';
 import type {
   FinishRunInput,
   RunFilter,
@@ -13,46 +14,84 @@ import { storableText, toStoredDate } from './stored-values.js';
 
 /** Records the start of a run (result `running`) and returns its id. */
 export async function startRun(db: Kysely<StoreDatabase>, input: StartRunInput): Promise<number> {
-  const row = await db
-    .insertInto('sync_runs')
-    .values({
-      stream: input.stream,
-      partition: input.partition ?? '',
-      trigger: input.trigger,
-      started_at: (input.now ?? new Date()).toISOString(),
-      pages: 0,
-      inserted: 0,
-      updated: 0,
-      deleted: 0,
-      rejected: 0,
-      result: 'running',
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return Number(row.id);
+  const { rows } = await runInsert(db, {
+    stream: input.stream,
+    partition: input.partition ?? '',
+    trigger: input.trigger,
+    startedAt: (input.now ?? new Date()).toISOString(),
+  });
+  return Number(rows[0]!.id);
 }
+
+const runInsert = statementOnce(
+  (db, run: { stream: string; partition: string; trigger: string; startedAt: string }) =>
+    db
+      .insertInto('sync_runs')
+      .values({
+        stream: run.stream,
+        partition: run.partition,
+        trigger: run.trigger,
+        started_at: run.startedAt,
+        pages: 0,
+        inserted: 0,
+        updated: 0,
+        deleted: 0,
+        rejected: 0,
+        result: 'running',
+      })
+      .returning('id'),
+);
 
 export async function finishRun(
   db: Kysely<StoreDatabase>,
   runId: number,
   input: FinishRunInput,
 ): Promise<void> {
-  await db
-    .updateTable('sync_runs')
-    .set({
-      finished_at: (input.now ?? new Date()).toISOString(),
-      result: input.result,
-      error: input.error === null || input.error === undefined ? null : storableText(input.error),
-      pages: input.pages,
-      inserted: input.inserted,
-      updated: input.updated,
-      deleted: input.deleted,
-      drift: input.drift,
-      held_deletes: input.held,
-    })
-    .where('id', '=', runId)
-    .execute();
+  await runUpdate(db, {
+    id: runId,
+    finishedAt: (input.now ?? new Date()).toISOString(),
+    result: input.result,
+    error: input.error === null || input.error === undefined ? null : storableText(input.error),
+    pages: input.pages,
+    inserted: input.inserted,
+    updated: input.updated,
+    deleted: input.deleted,
+    drift: input.drift,
+    held: input.held,
+  });
 }
+
+const runUpdate = statementOnce(
+  (
+    db,
+    run: {
+      id: number;
+      finishedAt: string;
+      result: string;
+      error: string | null;
+      pages: number;
+      inserted: number;
+      updated: number;
+      deleted: number;
+      drift: number;
+      held: number;
+    },
+  ) =>
+    db
+      .updateTable('sync_runs')
+      .set({
+        finished_at: run.finishedAt,
+        result: run.result,
+        error: run.error,
+        pages: run.pages,
+        inserted: run.inserted,
+        updated: run.updated,
+        deleted: run.deleted,
+        drift: run.drift,
+        held_deletes: run.held,
+      })
+      .where('id', '=', run.id),
+);
 
 export async function listRuns(db: Kysely<StoreDatabase>, filter: RunFilter = {}): Promise<SyncRun[]> {
   const rows = await db

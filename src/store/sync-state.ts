@@ -1,6 +1,7 @@
 import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import type { StoreDatabase, SyncStateTable } from './database.js';
 import { StateConflictError, WatermarkRegressionError } from './errors.js';
+import { statementOnce } from './statement-once.js';
 import type { StateTransition, SyncState } from './store.js';
 import type { SqlTypes } from './store-dialect.js';
 import { toStoredDate } from './stored-values.js';
@@ -12,14 +13,17 @@ export async function readState(
   stream: string,
   partition = '',
 ): Promise<SyncState> {
-  const row = await db
-    .selectFrom('sync_state')
-    .selectAll()
-    .where('stream', '=', stream)
-    .where('partition', '=', partition)
-    .executeTakeFirst();
+  const [row] = (await stateRow(db, { stream, partition })).rows;
   return row ? decodeState(row, types) : emptyState(stream, partition);
 }
+
+const stateRow = statementOnce((db, at: { stream: string; partition: string }) =>
+  db
+    .selectFrom('sync_state')
+    .selectAll()
+    .where('stream', '=', at.stream)
+    .where('partition', '=', at.partition),
+);
 
 /** Whether the partition, or any partition of the stream, has committed state (a keyed read of one row). */
 export async function everCommitted(
@@ -27,16 +31,30 @@ export async function everCommitted(
   stream: string,
   partition: string | undefined,
 ): Promise<boolean> {
-  const row = await db
+  const found =
+    partition === undefined
+      ? await committedInStream(db, { stream })
+      : await committedPartition(db, { stream, partition });
+  return found.rows.length > 0;
+}
+
+const committedInStream = statementOnce((db, at: { stream: string }) =>
+  db
     .selectFrom('sync_state')
     .select('version')
-    .where('stream', '=', stream)
-    .$if(partition !== undefined, (q) => q.where('partition', '=', partition!))
+    .where('stream', '=', at.stream)
     .where('version', '>', 0)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
+    .limit(1),
+);
+
+const committedPartition = statementOnce((db, at: { stream: string; partition: string }) =>
+  db
+    .selectFrom('sync_state')
+    .select('version')
+    .where('stream', '=', at.stream)
+    .where('partition', '=', at.partition)
+    .where('version', '>', 0),
+);
 
 export async function listStates(db: Kysely<StoreDatabase>, types: SqlTypes): Promise<SyncState[]> {
   const rows = await db.selectFrom('sync_state').selectAll().orderBy('stream').orderBy('partition').execute();
