@@ -7,6 +7,7 @@ import {
 import { loadSettings } from '../../config/load-settings.js';
 import { withSecretFiles } from '../../config/secret-files.js';
 import { withControlTable } from '../connections/load-connection.js';
+import { refreshUnionViews, type UnionViewsReport } from '../connections/union-views.js';
 import { redactSecrets } from '../secrets/secret-registry.js';
 import { exitCodes, runCommand, UsageError } from './cli-failure.js';
 import { addConnection, removeConnection, setConnectionPaused } from './connection-changes.js';
@@ -48,7 +49,41 @@ export function registerConnectionsCommand(program: Command): void {
       }),
     );
   registerChanges(connections);
+  registerViews(connections);
   registerTokenTools(connections);
+}
+
+function registerViews(connections: Command): void {
+  connections
+    .command('views')
+    .description(
+      "PostgreSQL: make, in one schema of the default connection's database, a view per stream (and live view) that unions it over every connection mirrored in that database, with a column `connection` first and the columns they share.",
+    )
+    .option('--schema <schema>', 'the schema of the views', 'tms_all')
+    .option('--json', 'print JSON')
+    .addHelpText(
+      'after',
+      '\nMade again from scratch each run: run it after adding or removing a connection, and once new fields\n' +
+        'brought new columns. Example: select connection, count(*) from tms_all.invoices_live group by connection;',
+    )
+    .action((flags: { schema: string; json?: boolean }) =>
+      runCommand('connections views', async () => {
+        const report = await refreshUnionViews(await withControlTable(loadSettings()), {
+          schema: flags.schema,
+        });
+        process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatViews(report));
+        return exitCodes.ok;
+      }),
+    );
+}
+
+function formatViews(report: UnionViewsReport): string {
+  const skipped = report.skipped.map((item) => `left out: ${item.connection} (${item.reason})\n`).join('');
+  return (
+    `${report.views.length} views in schema ${report.schema} over ${report.connections.length} connections ` +
+    `(${report.connections.join(', ')})\n${skipped}` +
+    `e.g. select connection, count(*) from ${report.schema}.invoices_live group by connection;\n`
+  );
 }
 
 function registerChanges(connections: Command): void {
