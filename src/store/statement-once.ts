@@ -12,6 +12,14 @@ import type { StoreDatabase } from './database.js';
 export function statementOnce<V extends object, R>(
   build: (db: Kysely<StoreDatabase>, values: V) => Compilable<R>,
 ): (db: Kysely<StoreDatabase>, values: V, shape?: string) => Promise<QueryResult<R>> {
+  const compiled = compiledOnce(build);
+  return (db, values, shape) => db.executeQuery(compiled(db, values, shape));
+}
+
+/** `statementOnce`'s compiled statement, for a caller that runs it itself (a page's transaction). */
+export function compiledOnce<V extends object, R>(
+  build: (db: Kysely<StoreDatabase>, values: V) => Compilable<R>,
+): (db: Kysely<StoreDatabase>, values: V, shape?: string) => CompiledQuery<R> {
   const templates = new WeakMap<Kysely<StoreDatabase>, Map<string, Template<R>>>();
   return (db, values, shape = '') => {
     let ofDb = templates.get(db);
@@ -24,7 +32,7 @@ export function statementOnce<V extends object, R>(
       template = compileTemplate(build, db, Object.keys(values));
       ofDb.set(shape, template);
     }
-    return db.executeQuery(bind(template, values as Record<string, unknown>));
+    return bind(template, values as Record<string, unknown>);
   };
 }
 

@@ -1,7 +1,7 @@
 import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import type { StoreDatabase, SyncStateTable } from './database.js';
 import { StateConflictError, WatermarkRegressionError } from './errors.js';
-import { statementOnce } from './statement-once.js';
+import { compiledOnce, statementOnce } from './statement-once.js';
 import type { StateTransition, SyncState } from './store.js';
 import type { SqlTypes } from './store-dialect.js';
 import { toStoredDate } from './stored-values.js';
@@ -84,37 +84,73 @@ export function transitionQuery(
   transition: StateTransition,
   now: Date,
 ): CompiledQuery {
-  const { stream, expectedVersion, watermark } = transition;
-  const partition = transition.partition ?? '';
-  const values = {
-    ...(watermark === undefined ? {} : { watermark }),
+  const { watermark } = transition;
+  const values: TransitionValues = {
+    stream: transition.stream,
+    partition: transition.partition ?? '',
+    expectedVersion: transition.expectedVersion,
+    version: transition.expectedVersion + 1,
+    updatedAt: now.toISOString(),
+    ...(watermark === undefined ? {} : watermark === null ? { noWatermark: null } : { watermark }),
     ...(transition.cursor === undefined ? {} : { cursor: transition.cursor }),
-    ...(transition.cycleMaxSequence === undefined ? {} : { cycle_max_sequence: transition.cycleMaxSequence }),
-    ...(transition.strategyState === undefined ? {} : { strategy_state: jsonText(transition.strategyState) }),
-    version: expectedVersion + 1,
-    updated_at: now.toISOString(),
+    ...(transition.cycleMaxSequence === undefined ? {} : { cycleMaxSequence: transition.cycleMaxSequence }),
+    ...(transition.strategyState === undefined ? {} : { strategyState: jsonText(transition.strategyState) }),
   };
-  if (expectedVersion === 0) {
-    return db
-      .insertInto('sync_state')
-      .values({ stream, partition, ...values })
-      .onConflict((oc) => oc.columns(['stream', 'partition']).doNothing())
-      .returningAll()
-      .compile();
-  }
-  return db
-    .updateTable('sync_state')
-    .set(values)
-    .where('stream', '=', stream)
-    .where('partition', '=', partition)
-    .where('version', '=', expectedVersion)
-    .$if(watermark === null, (q) => q.where('watermark', 'is', null))
-    .$if(typeof watermark === 'number', (q) =>
-      q.where((eb) => eb.or([eb('watermark', 'is', null), eb('watermark', '<=', watermark!)])),
-    )
-    .returningAll()
-    .compile();
+  // The statement's text follows which fields the transition sets.
+  const shape = Object.keys(values).join(',');
+  if (transition.expectedVersion > 0) return nextTransition(db, values, shape);
+  const { expectedVersion: _none, ...first } = values;
+  return firstTransition(db, first, shape);
 }
+
+/** A transition's values; the watermark's `noWatermark` when it is set to null (the row must hold none). */
+interface TransitionValues {
+  readonly stream: string;
+  readonly partition: string;
+  /** Absent from the first transition (an insert of the row). */
+  readonly expectedVersion?: number;
+  readonly version: number;
+  readonly updatedAt: string;
+  readonly watermark?: number;
+  readonly noWatermark?: null;
+  readonly cursor?: string | null;
+  readonly cycleMaxSequence?: number | null;
+  readonly strategyState?: string | null;
+}
+
+function stateColumns(t: TransitionValues) {
+  return {
+    ...('watermark' in t ? { watermark: t.watermark } : {}),
+    ...('noWatermark' in t ? { watermark: t.noWatermark } : {}),
+    ...('cursor' in t ? { cursor: t.cursor } : {}),
+    ...('cycleMaxSequence' in t ? { cycle_max_sequence: t.cycleMaxSequence } : {}),
+    ...('strategyState' in t ? { strategy_state: t.strategyState } : {}),
+    version: t.version,
+    updated_at: t.updatedAt,
+  };
+}
+
+const firstTransition = compiledOnce((db, t: TransitionValues) =>
+  db
+    .insertInto('sync_state')
+    .values({ stream: t.stream, partition: t.partition, ...stateColumns(t) })
+    .onConflict((oc) => oc.columns(['stream', 'partition']).doNothing())
+    .returningAll(),
+);
+
+const nextTransition = compiledOnce((db, t: TransitionValues) =>
+  db
+    .updateTable('sync_state')
+    .set(stateColumns(t))
+    .where('stream', '=', t.stream)
+    .where('partition', '=', t.partition)
+    .where('version', '=', t.expectedVersion!)
+    .$if('noWatermark' in t, (q) => q.where('watermark', 'is', null))
+    .$if('watermark' in t, (q) =>
+      q.where((eb) => eb.or([eb('watermark', 'is', null), eb('watermark', '<=', t.watermark!)])),
+    )
+    .returningAll(),
+);
 
 /** The state a transition's returned row describes. */
 export function transitionState(row: unknown, types: SqlTypes): SyncState {

@@ -3,6 +3,7 @@ import type { StoreDatabase } from '../database.js';
 import type { HistorySql } from '../history/history-dialect.js';
 import { versionsTableName } from '../history/history-names.js';
 import { liveViewStatement } from '../live-view.js';
+import { compiledOnce } from '../statement-once.js';
 import type { SqlTypes } from '../store-dialect.js';
 import type { StreamTable } from '../stream-tables.js';
 import type { PageObservations } from './record-walk.js';
@@ -100,13 +101,16 @@ export function registerColumns(
 
 /** Answers a row only while the table is at the version the page was prepared with. */
 export function schemaCheck(db: Kysely<StoreDatabase>, table: StreamTable): CompiledQuery {
-  return db
+  return schemaVersionRead(db, { stream: table.name, version: table.version });
+}
+
+const schemaVersionRead = compiledOnce((db, at: { stream: string; version: number }) =>
+  db
     .selectFrom('stream_schemas')
     .select('version')
-    .where('stream', '=', table.name)
-    .where('version', '=', table.version)
-    .compile();
-}
+    .where('stream', '=', at.stream)
+    .where('version', '=', at.version),
+);
 
 /** Adds a page's misfit values to each column's drift count, with the latest sample. */
 export function driftStatements(
