@@ -1,7 +1,7 @@
 import { defaultConnectionName } from '../../config/connections/connection-name.js';
 import { loadSettings } from '../../config/load-settings.js';
 import type { Settings } from '../../config/settings.js';
-import { openConnectionControl } from '../connections/connection-control.js';
+import { type ConnectionControl, openConnectionControl } from '../connections/connection-control.js';
 import { withControlTable } from '../connections/load-connection.js';
 import { withStoredConnections } from '../connections/stored-connections.js';
 import { UsageError } from './cli-failure.js';
@@ -57,7 +57,7 @@ async function knownConnection(name: string): Promise<Settings> {
 
 async function withControl<T>(
   settings: Settings,
-  use: (control: Awaited<ReturnType<typeof openConnectionControl>>) => Promise<T>,
+  use: (control: ConnectionControl) => Promise<T>,
 ): Promise<T> {
   const control = await openConnectionControl(settings, { write: true });
   try {
