@@ -121,13 +121,15 @@ describe('sync --connection', () => {
     expect(result.code).toBe(2);
   });
 
-  it('refuses an unknown connection with the known names, exit 2', async () => {
-    const result = await runCli(
-      ['status', '--connection', 'betta'],
-      setup(`sqlite:${join(dir, 'x.sqlite')}`),
-    );
-    expect(result.stderr).toContain('no connection "betta" (known: default, beta); did you mean "beta"?');
-    expect(result.code).toBe(2);
+  it('refuses an unknown connection with the known names, exit 2, given by --connection or TMS_CONNECTION', async () => {
+    const env = setup(`sqlite:${join(dir, 'x.sqlite')}`);
+    for (const result of [
+      await runCli(['status', '--connection', 'betta'], env),
+      await runCli(['status'], { ...env, TMS_CONNECTION: 'betta' }),
+    ]) {
+      expect(result.stderr).toContain('no connection "betta" (known: default, beta); did you mean "beta"?');
+      expect(result.code).toBe(2);
+    }
   });
 });
 
