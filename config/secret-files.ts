@@ -9,6 +9,7 @@ export const fileSecretVariables = [
   'TMS_WEBHOOK_SECRET',
   'STORE_URL',
   'REDIS_URL',
+  'TMS_CONNECTIONS_KEY',
 ] as const;
 
 /**
@@ -30,7 +31,8 @@ export function withSecretFiles(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return out;
 }
 
-function readSecretFile(setting: string, path: string): string {
+/** A secret file's content less its trailing line break; errors name `setting` and the path, never the content. */
+export function readSecretFile(setting: string, path: string): string {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

@@ -1,73 +1,18 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { ListValue } from './list-setting.js';
-
-const Schedule = Type.Object(
-  {
-    everySeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 31_536_000 })),
-    cron: Type.Optional(Type.String({ minLength: 1 })),
-  },
-  { additionalProperties: false },
-);
+import { accountFields } from './account-fields.js';
+import { ConnectionFile } from './connections/connection-file.js';
 
 /**
  * The JSON config file named by TMS_SYNC_CONFIG: the same settings as the environment, plus
- * schedules. A list takes an array or a comma-separated string (list-setting.ts).
+ * schedules and more connections. A list takes an array or a comma-separated string (list-setting.ts).
  */
 export const SettingsFile = Type.Object(
   {
-    baseUrl: Type.Optional(Type.String()),
-    apiToken: Type.Optional(Type.String()),
-    loginPath: Type.Optional(Type.String()),
-    driverToken: Type.Optional(Type.String()),
-    operators: Type.Optional(ListValue),
-    storeUrl: Type.Optional(Type.String()),
-    storeSchema: Type.Optional(Type.String()),
+    ...accountFields,
     redisUrl: Type.Optional(Type.String()),
     opsHost: Type.Optional(Type.String()),
     opsPort: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
     logLevel: Type.Optional(Type.String()),
-    sequenceField: Type.Optional(Type.String({ minLength: 1 })),
-    sync: Type.Optional(
-      Type.Object(
-        {
-          // The spec's listings clamp `limit` to 1000; room is left for a TMS that allows more.
-          pageLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
-          maxDeleteShare: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
-          guardMinRows: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })),
-          guardMinScopes: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })),
-          windowOverlapSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_592_000 })),
-          windowLookbackDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
-          partitionConcurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
-          maxRunPages: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })),
-          maxRunSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_000_000 })),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-    tms: Type.Optional(
-      Type.Object(
-        {
-          maxConcurrency: Type.Optional(Type.Integer()),
-          maxRequestsPerSecond: Type.Optional(Type.Integer()),
-          patienceSeconds: Type.Optional(Type.Integer()),
-          requestCeilingSeconds: Type.Optional(Type.Integer()),
-          requestTimeoutSeconds: Type.Optional(Type.Integer()),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-    streams: Type.Optional(
-      Type.Object(
-        {
-          include: Type.Optional(ListValue),
-          exclude: Type.Optional(ListValue),
-          // History mode (docs/history.md): true for every stream, or the streams named.
-          history: Type.Optional(Type.Union([Type.Boolean(), ListValue])),
-        },
-        // Or per stream: `"invoices": { "history": true }`.
-        { additionalProperties: Type.Object({ history: Type.Boolean() }, { additionalProperties: false }) },
-      ),
-    ),
     commands: Type.Optional(
       Type.Object(
         {
@@ -79,12 +24,6 @@ export const SettingsFile = Type.Object(
         },
         { additionalProperties: false },
       ),
-    ),
-    schedule: Type.Optional(Schedule),
-    streamSchedules: Type.Optional(Type.Record(Type.String(), Schedule)),
-    reconcileSchedule: Type.Optional(Type.Union([Schedule, Type.Literal(false)])),
-    streamReconcileSchedules: Type.Optional(
-      Type.Record(Type.String(), Type.Union([Schedule, Type.Literal(false)])),
     ),
     worker: Type.Optional(
       Type.Object(
@@ -104,6 +43,8 @@ export const SettingsFile = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    // More TMS accounts, by connection name (docs/connections.md); keys are names, not settings.
+    connections: Type.Optional(Type.Record(Type.String(), ConnectionFile, { keysAreNames: true })),
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,5 @@
 import { type CommandSettings, defaultCommandSettings } from './command-settings.js';
+import type { ConnectionFile } from './connections/connection-file.js';
 import { defaultTmsSettings, type TmsSettings } from './tms-settings.js';
 import { defaultWorkerSettings, type WorkerSettings } from './worker-settings.js';
 
@@ -54,6 +55,13 @@ export interface StreamSelection {
 
 /** Everything the commands read (README.md, Configuration); env var names in brackets. */
 export interface Settings {
+  /**
+   * The connection (TMS account and destination) these settings run: `default` is the environment's
+   * and the file's top level; another is an entry of `connections` (docs/connections.md). @default 'default'
+   */
+  readonly connection: string;
+  /** More connections, as the config file writes them, by name; their tokens are references (config file only). @default {} */
+  readonly connections: Readonly<Record<string, ConnectionFile>>;
   /** The TMS base URL [TMS_BASE_URL]; required except for `demo` and `sim`. @default undefined */
   readonly baseUrl: string | undefined;
   /** API token exchanged by the login operation [TMS_API_TOKEN]. @default undefined */
@@ -105,6 +113,8 @@ export interface Settings {
 }
 
 export const defaultSettings: Settings = Object.freeze({
+  connection: 'default',
+  connections: Object.freeze({}),
   baseUrl: undefined,
   apiToken: undefined,
   loginPath: '/auth/login-api-token',

@@ -11,6 +11,8 @@ interface SchemaNode {
   readonly additionalProperties?: boolean | SchemaNode;
   readonly patternProperties?: Readonly<Record<string, SchemaNode>>;
   readonly anyOf?: readonly SchemaNode[];
+  /** A map whose keys are names the user chose (`connections`), each value checked by the map's schema. */
+  readonly keysAreNames?: boolean;
 }
 
 const streamNames = Object.keys(streams);
@@ -20,7 +22,8 @@ const streamNames = Object.keys(streams);
  * values are checked: a typo would otherwise read as a wrong value (`streams/inclde: Expected
  * object`) or be taken as a stream. The error names the key, its group and the key most likely
  * meant: `unknown key "inclde" in streams; did you mean "include"?`. The maps keyed by stream
- * (`streams`, `streamSchedules`, `streamReconcileSchedules`) know the catalogue's streams.
+ * (`streams`, `streamSchedules`, `streamReconcileSchedules`) know the catalogue's streams; the
+ * entries of `connections` are checked by their own schema, whatever their names.
  */
 export function checkUnknownKeys(file: string, parsed: unknown): void {
   walk(file, parsed, SettingsFile as SchemaNode, []);
@@ -31,6 +34,10 @@ function walk(file: string, value: unknown, schema: SchemaNode, path: readonly s
   const node = schema.anyOf?.find((member) => member.type === 'object') ?? schema;
   if (node.type !== 'object') return;
   const map = mapValueSchema(node);
+  if (map && node.keysAreNames) {
+    for (const [key, child] of Object.entries(value)) walk(file, child, map, [...path, key]);
+    return;
+  }
   const known = [...Object.keys(node.properties ?? {}), ...(map ? streamNames : [])];
   for (const [key, child] of Object.entries(value)) {
     const childSchema = node.properties?.[key] ?? (map && streamNames.includes(key) ? map : undefined);

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import { loadSettings } from '../../config/load-settings.js';
+import { loadConnection } from '../connections/load-connection.js';
 import { resolveStreams } from '../sync/sync-engine.js';
 import { runCommand, UsageError } from './cli-failure.js';
+import { type ConnectionFlag, connectionOption } from './connection-option.js';
 import { openCliStore } from './with-cli-store.js';
 
 export function registerApproveDeletesCommand(program: Command): void {
@@ -16,10 +17,11 @@ export function registerApproveDeletesCommand(program: Command): void {
       '[scope...]',
       "the held scopes to approve: an operator id, a parent's id, or '' for an unscoped stream",
     )
-    .action((stream: string, scopes: string[]) =>
+    .addOption(connectionOption())
+    .action((stream: string, scopes: string[], flags: ConnectionFlag) =>
       runCommand('approve-deletes', async () => {
         const [name] = resolveStreams([stream]);
-        const settings = loadSettings();
+        const settings = await loadConnection(flags.connection);
         const store = await openCliStore(settings);
         try {
           const approved = await store.approveDeletes({

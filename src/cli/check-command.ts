@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
-import { loadSettings } from '../../config/load-settings.js';
 import { type CheckLine, runChecks } from '../check/run-checks.js';
+import { loadConnection } from '../connections/load-connection.js';
 import { createLogger } from '../logger.js';
 import { formatSkipped, selectPartitions } from '../sync/select-partitions.js';
 import { partitionLabel } from '../sync/stream-order.js';
 import { clientFromSettings } from '../sync/sync-engine.js';
 import { exitCodes, runCommand } from './cli-failure.js';
+import { type ConnectionFlag, connectionOption } from './connection-option.js';
 
 /** A check waits this long for a failing TMS, not the minutes a sync would. */
 const checkClient = { patienceMs: 10_000, retry: { maxTotalMs: 3000 }, timeouts: { totalMs: 10_000 } };
@@ -20,9 +21,10 @@ export function registerCheckCommand(program: Command): void {
       'after',
       '\nNeeds no store and no Redis; writes nothing. Exit code: 0 every line ok, 1 one failed, 2 bad configuration.',
     )
-    .action(() =>
+    .addOption(connectionOption())
+    .action((flags: ConnectionFlag) =>
       runCommand('check', async () => {
-        const settings = loadSettings();
+        const settings = await loadConnection(flags.connection);
         const logger = createLogger({ level: 'silent' });
         const client = clientFromSettings(settings, logger, checkClient);
         try {

@@ -22,6 +22,7 @@ const catalogue: Record<string, () => Promise<RegisterCommand>> = {
   'approve-deletes': async () => (await import('./approve-deletes-command.js')).registerApproveDeletesCommand,
   reset: async () => (await import('./reset-command.js')).registerResetCommand,
   migrate: async () => (await import('./migrate-command.js')).registerMigrateCommand,
+  connections: async () => (await import('./connections-command.js')).registerConnectionsCommand,
   sim: async () => (await import('./sim-command.js')).registerSimCommand,
   verify: async () => (await import('./verify-command.js')).registerVerifyCommand,
   // Write-back (docs/write-back.md)

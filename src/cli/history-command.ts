@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
-import { loadSettings } from '../../config/load-settings.js';
 import { streams } from '../../config/streams.js';
+import { loadConnection } from '../connections/load-connection.js';
 import type { StoredVersion } from '../store/store.js';
 import { scopeColumnOf } from '../store/stream-tables.js';
 import { resolveStreams } from '../sync/sync-engine.js';
 import { runCommand, UsageError } from './cli-failure.js';
+import { type ConnectionFlag, connectionOption } from './connection-option.js';
 import { formatTable } from './text-table.js';
 import { openCliStore } from './with-cli-store.js';
 
@@ -20,11 +21,12 @@ export function registerHistoryCommand(program: Command): void {
     .argument('<id>', "the record's key")
     .option('--scope <scope>', "the record's scope on a scoped stream: the operator id, or the parent's id")
     .option('--json', 'print JSON: the versions with their data and typed columns')
-    .action((stream: string, id: string, flags: { scope?: string; json?: boolean }) =>
+    .addOption(connectionOption())
+    .action((stream: string, id: string, flags: { scope?: string; json?: boolean } & ConnectionFlag) =>
       runCommand('history', async () => {
         const [name] = resolveStreams([stream]);
         checkScope(name!, flags.scope);
-        const settings = loadSettings();
+        const settings = await loadConnection(flags.connection);
         const store = await openCliStore(settings);
         try {
           const versions = await store.history(name!, {

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import { loadSettings } from '../../config/load-settings.js';
+import { loadConnection } from '../connections/load-connection.js';
 import { redactUrl } from '../secrets/url-credentials.js';
 import type { MigrationSummary } from '../store/store.js';
 import { runCommand } from './cli-failure.js';
+import { type ConnectionFlag, connectionOption } from './connection-option.js';
 import { formatTable } from './text-table.js';
 import { openCliStore } from './with-cli-store.js';
 
@@ -17,9 +18,10 @@ export function registerMigrateCommand(program: Command): void {
       '--json',
       'print JSON: {"applied": [names], "history": {"enabled": [streams], "disabled": [streams]}}',
     )
-    .action((flags: { json?: boolean }) =>
+    .addOption(connectionOption())
+    .action((flags: { json?: boolean } & ConnectionFlag) =>
       runCommand('migrate', async () => {
-        const settings = loadSettings();
+        const settings = await loadConnection(flags.connection);
         const store = await openCliStore(settings, { migrate: false, history: settings.streams.history });
         try {
           const summary = await store.migrate();

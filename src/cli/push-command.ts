@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { Command as Program } from 'commander';
-import { loadSettings } from '../../config/load-settings.js';
+import { loadConnection } from '../connections/load-connection.js';
 import { createSyncEngine, type SyncEngine } from '../sync/sync-engine.js';
 import { describeError } from '../tms-sync-error.js';
 import type { Delivery } from '../write-back/deliver-command.js';
@@ -8,6 +8,7 @@ import { touchedStreams } from '../write-back/drain-outbox.js';
 import { pushOutbox } from '../write-back/push-outbox.js';
 import { exitCodes, runCommand } from './cli-failure.js';
 import { cliLogger } from './cli-logger.js';
+import { type ConnectionFlag, connectionOption } from './connection-option.js';
 import { formatSummary } from './summary-table.js';
 import { allSucceeded, runShowingProgress, runWithSignals } from './sync-command.js';
 import { formatCommands, reviewWarning } from './write-back-table.js';
@@ -24,11 +25,16 @@ export function registerPushCommand(program: Program): void {
       '\nExit code: 0 when every command it handled is done and none in the outbox needs review; 1 when one failed,\n' +
         'one needs review (a warning names them), the TMS could not be reached, or a --sync run failed; 2 for bad usage or configuration.',
     )
-    .action((flags: { sync?: boolean }) => runCommand('push', () => push(flags)));
+    .addOption(connectionOption())
+    .action((flags: PushFlags) => runCommand('push', () => push(flags)));
 }
 
-async function push(flags: { sync?: boolean }): Promise<number> {
-  const settings = loadSettings();
+interface PushFlags extends ConnectionFlag {
+  sync?: boolean;
+}
+
+async function push(flags: PushFlags): Promise<number> {
+  const settings = await loadConnection(flags.connection);
   const logger = cliLogger(settings);
   const engine = await createSyncEngine({ settings, logger });
   try {

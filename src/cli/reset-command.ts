@@ -1,14 +1,15 @@
 import type { Command } from 'commander';
-import { loadSettings } from '../../config/load-settings.js';
+import { loadConnection } from '../connections/load-connection.js';
 import { StreamUsageError } from '../store/errors.js';
 import type { ResetResult, Store } from '../store/store.js';
 import { checkStreamNames, type Target } from '../sync/select-partitions.js';
 import { askOnTerminal } from './ask-on-terminal.js';
 import { exitCodes, runCommand, UsageError } from './cli-failure.js';
+import { type ConnectionFlag, connectionOption } from './connection-option.js';
 import { thousands } from './thousands.js';
 import { openCliStore } from './with-cli-store.js';
 
-interface ResetFlags {
+interface ResetFlags extends ConnectionFlag {
   data?: boolean;
   yes?: boolean;
 }
@@ -29,11 +30,12 @@ export function registerResetCommand(program: Command): void {
         '--data asks on a terminal how many rows go; elsewhere it needs --yes (exit 2 without).\n' +
         'A child stream (invoice_lines, ...) is marked to refresh every parent in its next run.',
     )
+    .addOption(connectionOption())
     .action((names: string[], flags: ResetFlags) =>
       runCommand('reset', async () => {
         const targets = checkStreamNames(names);
         if (targets.length === 0) throw new UsageError('name at least one stream');
-        const settings = loadSettings();
+        const settings = await loadConnection(flags.connection);
         const store = await openCliStore(settings);
         try {
           if (flags.data && !flags.yes && !(await confirmed(store, targets))) {

@@ -3,13 +3,14 @@ import type { SyncRun } from '../store/store.js';
 import { checkStreamNames } from '../sync/select-partitions.js';
 import { partitionLabel } from '../sync/stream-order.js';
 import { runCommand, UsageError } from './cli-failure.js';
+import { type ConnectionFlag, connectionOption } from './connection-option.js';
 import { formatDuration } from './durations.js';
 import { formatTable } from './text-table.js';
 import { thousands } from './thousands.js';
 import { withCliStore } from './with-cli-store.js';
 import { outputWidth, wrapText } from './wrap-text.js';
 
-interface RunsFlags {
+interface RunsFlags extends ConnectionFlag {
   failed?: boolean;
   limit: string;
   json?: boolean;
@@ -26,12 +27,13 @@ export function registerRunsCommand(program: Command): void {
     .option('--failed', 'only the runs that failed')
     .option('--limit <n>', 'at most this many', '20')
     .option('--json', 'print JSON')
+    .addOption(connectionOption())
     .action((stream: string | undefined, flags: RunsFlags) =>
       runCommand('runs', async () => {
         const limit = Number(flags.limit);
         if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive integer');
         const [target] = checkStreamNames(stream === undefined ? [] : [stream]);
-        const runs = await withCliStore((store) =>
+        const runs = await withCliStore(flags.connection, (store) =>
           store.listRuns({
             ...(target ? { stream: target.stream } : {}),
             ...(target?.partition !== undefined ? { partition: target.partition } : {}),

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import { loadSettings } from '../../config/load-settings.js';
+import { loadConnection } from '../connections/load-connection.js';
 import type { ColumnReport } from '../store/store.js';
 import { resolveStreams } from '../sync/sync-engine.js';
 import { runCommand } from './cli-failure.js';
+import { type ConnectionFlag, connectionOption } from './connection-option.js';
 import { formatTable } from './text-table.js';
 import { openCliStore } from './with-cli-store.js';
 
@@ -15,9 +16,10 @@ export function registerSchemaCommand(program: Command): void {
     )
     .argument('[stream...]', 'streams of the catalogue (default: all)')
     .option('--json', 'print JSON')
-    .action((names: string[], flags: { json?: boolean }) =>
+    .addOption(connectionOption())
+    .action((names: string[], flags: { json?: boolean } & ConnectionFlag) =>
       runCommand('schema', async () => {
-        const settings = loadSettings();
+        const settings = await loadConnection(flags.connection);
         const wanted = new Set<string>(names.length > 0 ? resolveStreams(names) : []);
         const store = await openCliStore(settings);
         try {

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
-import { loadSettings } from '../../config/load-settings.js';
+import { defaultConnectionName } from '../../config/connections/connection-name.js';
+import { loadConnection } from '../connections/load-connection.js';
 import type { ColumnReport, HeldDelete, Store } from '../store/store.js';
 import { selectPartitions } from '../sync/select-partitions.js';
 import { exitCodes, runCommand } from './cli-failure.js';
+import { type ConnectionFlag, connectionOption } from './connection-option.js';
 import { formatDuration, parseDuration } from './durations.js';
 import { formatQueueStatus, readQueueStatus } from './queue-status.js';
 import { type PartitionProblem, partitionProblems } from './status-checks.js';
@@ -30,10 +32,11 @@ export function registerStatusCommand(program: Command): void {
       'after',
       '\nExit codes: 0 all well (or no --max-lag), 1 a partition is stale or failing (--max-lag), 2 bad usage or configuration.',
     )
-    .action((flags: { json?: boolean; maxLag?: string }) =>
+    .addOption(connectionOption())
+    .action((flags: { json?: boolean; maxLag?: string } & ConnectionFlag) =>
       runCommand('status', async () => {
         const maxLag = flags.maxLag === undefined ? undefined : parseDuration(flags.maxLag, '--max-lag');
-        const settings = loadSettings();
+        const settings = await loadConnection(flags.connection);
         const store = await openCliStore(settings);
         try {
           const now = new Date();
@@ -48,12 +51,14 @@ export function registerStatusCommand(program: Command): void {
           const { partitions, ...rest } = report;
           process.stdout.write(
             flags.json
-              ? `${JSON.stringify({ streams: partitions, ...rest, ...attention, queue, commands, ...(check ? { check } : {}) }, null, 2)}\n`
+              ? `${JSON.stringify({ connection: settings.connection, streams: partitions, ...rest, ...attention, queue, commands, ...(check ? { check } : {}) }, null, 2)}\n`
               : formatStatus(report) +
                   formatAttention(attention) +
                   formatCommandStatus(commands) +
                   formatQueueStatus(queue, now) +
-                  (check ? formatCheck(check.problems, check.maxLagSeconds, partitions.length) : ''),
+                  (check
+                    ? formatCheck(check.problems, check.maxLagSeconds, partitions.length, settings.connection)
+                    : ''),
           );
           // Redis answered and refused REDIS_URL's credentials: a configuration error, after the rest.
           if (!queue.reachable && queue.refused) {
@@ -208,13 +213,20 @@ function skippedNotes(skipped: StatusReport['skipped']): string[] {
   return [...byReason].map(([reason, streams]) => `\nnot configured here (${reason}): ${streams.join(', ')}`);
 }
 
-function formatCheck(problems: readonly PartitionProblem[], maxLagSeconds: number, total: number): string {
+function formatCheck(
+  problems: readonly PartitionProblem[],
+  maxLagSeconds: number,
+  total: number,
+  connection: string,
+): string {
   const limit = formatDuration(maxLagSeconds);
-  if (problems.length === 0) return `\ncheck: all ${total} partitions succeeded within ${limit}\n`;
+  // Cron mail from several connections' checks must say whose partitions these are.
+  const check = connection === defaultConnectionName ? 'check' : `check of connection ${connection}`;
+  if (problems.length === 0) return `\n${check}: all ${total} partitions succeeded within ${limit}\n`;
   const lines = problems.map(
     (problem) => `  ${problem.kind.toUpperCase()}  ${problem.partition}: ${clip(problem.detail)}`,
   );
-  return `\ncheck: ${problems.length} of ${total} partitions need attention (--max-lag ${limit})\n${lines.join('\n')}\n`;
+  return `\n${check}: ${problems.length} of ${total} partitions need attention (--max-lag ${limit})\n${lines.join('\n')}\n`;
 }
 
 function clip(text: string): string {

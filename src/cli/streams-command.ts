@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
-import { loadSettings } from '../../config/load-settings.js';
 import type { Settings } from '../../config/settings.js';
 import { type StreamName, streams } from '../../config/streams.js';
+import { loadConnection } from '../connections/load-connection.js';
 import { configuredStreams } from '../sync/select-partitions.js';
 import { dependenciesOf } from '../sync/stream-order.js';
 import { partitionsOf } from '../sync/stream-partitions.js';
 import { SyncConfigurationError } from '../sync/sync-errors.js';
 import { runCommand } from './cli-failure.js';
+import { type ConnectionFlag, connectionOption } from './connection-option.js';
 import { formatTable } from './text-table.js';
 
 /** A stream of the catalogue as this configuration runs it. */
@@ -33,9 +34,10 @@ export function registerStreamsCommand(program: Command): void {
       'The stream catalogue: each stream with its source, what it reads, its partitions here, whether it is selected (streams.include/exclude) and whether history mode is on.',
     )
     .option('--json', 'print JSON')
-    .action((flags: { json?: boolean }) =>
+    .addOption(connectionOption())
+    .action((flags: { json?: boolean } & ConnectionFlag) =>
       runCommand('streams', async () => {
-        const listing = listStreams(loadSettings());
+        const listing = listStreams(await loadConnection(flags.connection));
         process.stdout.write(flags.json ? `${JSON.stringify(listing, null, 2)}\n` : formatStreams(listing));
         return 0;
       }),

@@ -1,15 +1,16 @@
 import { setMaxListeners } from 'node:events';
 import type { Command } from 'commander';
-import { loadSettings } from '../../config/load-settings.js';
+import { loadConnection } from '../connections/load-connection.js';
 import type { PartitionSummary, RunOptions } from '../sync/run-options.js';
 import { formatSkipped, selectPartitions } from '../sync/select-partitions.js';
 import { createSyncEngine, type SyncEngine } from '../sync/sync-engine.js';
 import { exitCodes, runCommand } from './cli-failure.js';
 import { cliLogger } from './cli-logger.js';
+import { type ConnectionFlag, connectionOption } from './connection-option.js';
 import { createProgressLine } from './progress-line.js';
 import { formatSummary, formatTraffic } from './summary-table.js';
 
-interface SyncFlags {
+interface SyncFlags extends ConnectionFlag {
   full?: boolean;
   reconcile?: boolean;
   dryRun?: boolean;
@@ -39,11 +40,12 @@ export function registerSyncCommand(program: Command): void {
         'A run stops, failed, past sync.maxRunPages pages or sync.maxRunSeconds; one request past\n' +
         'TMS_REQUEST_TIMEOUT_SECONDS (docs/retries.md).',
     )
+    .addOption(connectionOption())
     .action((names: string[], flags: SyncFlags) => runCommand('sync', () => sync(names, flags)));
 }
 
 async function sync(names: string[], flags: SyncFlags): Promise<number> {
-  const settings = loadSettings();
+  const settings = await loadConnection(flags.connection);
   const { skipped } = selectPartitions(names, settings);
   const engine = await createSyncEngine({ settings, logger: cliLogger(settings) });
   for (const line of formatSkipped(skipped)) process.stderr.write(`tms-sync sync: ${line}\n`);

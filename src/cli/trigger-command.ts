@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { loadSettings } from '../../config/load-settings.js';
 import type { Settings } from '../../config/settings.js';
 import { connectRedis } from '../../jobs/connect-redis.js';
 import type { EnqueuedRun } from '../../jobs/enqueue-run.js';
@@ -7,8 +6,10 @@ import { followRuns } from '../../jobs/follow-runs.js';
 import { requestRuns } from '../../jobs/request-runs.js';
 import { partitionLabel, type RequestResult, type SyncJobProgress } from '../../jobs/sync-job.js';
 import { openSyncQueue } from '../../jobs/sync-queue.js';
+import { loadConnection } from '../connections/load-connection.js';
 import { checkStreamNames, formatSkipped } from '../sync/select-partitions.js';
 import { exitCodes, runCommand, UsageError } from './cli-failure.js';
+import { type ConnectionFlag, connectionOption } from './connection-option.js';
 import { formatSummary } from './summary-table.js';
 import { allSucceeded } from './sync-command.js';
 import { thousands } from './thousands.js';
@@ -38,13 +39,15 @@ export function registerTriggerCommand(program: Command): void {
       'after',
       '\nThe request is a job the worker turns into one run per partition, so "all" and a stream name mean\n' +
         "the worker's streams and partitions (its TMS_OPERATORS, its streams.include/exclude), not this\n" +
-        "terminal's. Without --wait it waits up to 10 s for a worker to take the request.\n" +
+        "terminal's. Without --wait it waits up to 10 s for a worker to take the request. With --connection\n" +
+        "NAME the request goes to that connection's queue, for a worker started with the same --connection.\n" +
         'Exit code: 0 enqueued (with --wait: none failed), 1 a job failed or --wait timed out, 2 bad usage or\n' +
         'configuration (an unknown partition, a stream the worker lacks the configuration for, Redis not\n' +
         'reachable within 5 s).',
     )
-    .action((names: string[], flags: TriggerFlags) =>
-      runCommand('trigger', () => trigger(loadSettings(), names, flags)),
+    .addOption(connectionOption())
+    .action((names: string[], flags: TriggerFlags & ConnectionFlag) =>
+      runCommand('trigger', async () => trigger(await loadConnection(flags.connection), names, flags)),
     );
 }
 

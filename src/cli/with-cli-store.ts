@@ -1,5 +1,5 @@
-import { loadSettings } from '../../config/load-settings.js';
 import type { Settings } from '../../config/settings.js';
+import { loadConnection } from '../connections/load-connection.js';
 import { type OpenStoreOptions, openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { storeOptionsOf } from '../sync/store-options.js';
@@ -14,9 +14,12 @@ export function openCliStore(settings: Settings, options: OpenStoreOptions = {})
   });
 }
 
-/** Runs `use` with the store of STORE_URL, closed afterwards whatever happens. */
-export async function withCliStore<T>(use: (store: Store, settings: Settings) => Promise<T>): Promise<T> {
-  const settings = loadSettings();
+/** Runs `use` with the store of the connection (STORE_URL for the default one), closed afterwards whatever happens. */
+export async function withCliStore<T>(
+  connection: string,
+  use: (store: Store, settings: Settings) => Promise<T>,
+): Promise<T> {
+  const settings = await loadConnection(connection);
   const store = await openCliStore(settings);
   try {
     return await use(store, settings);

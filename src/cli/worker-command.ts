@@ -1,12 +1,16 @@
 import type { Command } from 'commander';
+import { defaultConnectionName } from '../../config/connections/connection-name.js';
 import { loadSettings } from '../../config/load-settings.js';
 import type { Settings } from '../../config/settings.js';
 import { connectRedis } from '../../jobs/connect-redis.js';
+import { followConnectionPause } from '../../jobs/follow-connection-pause.js';
 import { createRedisBudget } from '../../jobs/redis-request-budget.js';
-import { openSyncQueue } from '../../jobs/sync-queue.js';
+import { openSyncQueue, type SyncQueue } from '../../jobs/sync-queue.js';
 import { startSyncWorker } from '../../jobs/sync-worker.js';
 import { readHeartbeats } from '../../jobs/worker-heartbeat.js';
 import { startCommandDelivery } from '../../jobs/write-back-delivery.js';
+import { connectionStateReader } from '../connections/connection-state.js';
+import { loadConnection } from '../connections/load-connection.js';
 import { createLogger, type Logger } from '../logger.js';
 import { type OpsServer, startOpsServer } from '../ops/ops-server.js';
 import { createSyncMetrics } from '../ops/sync-metrics.js';
@@ -14,6 +18,8 @@ import { workerReadiness } from '../ops/worker-readiness.js';
 import { selectPartitions } from '../sync/select-partitions.js';
 import { createSyncEngine } from '../sync/sync-engine.js';
 import { exitCodes, runCommand } from './cli-failure.js';
+import { withConnection } from './cli-logger.js';
+import { type ConnectionFlag, connectionOption } from './connection-option.js';
 import { readHealth } from './stream-status.js';
 
 export function registerWorkerCommand(program: Command): void {
@@ -30,10 +36,15 @@ export function registerWorkerCommand(program: Command): void {
         'delivers the write-back outbox (docs/write-back.md).\n' +
         'Stops gracefully on SIGINT/SIGTERM within SHUTDOWN_TIMEOUT_MS (exit 0; 1 when it had to force), also\n' +
         'while starting. Exit code 2 when Redis (REDIS_URL) or the store cannot be reached at start (Redis:\n' +
-        'within 5 s), or the ops server cannot listen (OPS_HOST, OPS_PORT).',
+        'within 5 s), or the ops server cannot listen (OPS_HOST, OPS_PORT).\n' +
+        'One worker serves one connection: with --connection NAME its queue is QUEUE_NAME.NAME (the default\n' +
+        "connection's keys unchanged); give each worker process its own OPS_PORT. It follows `connections\n" +
+        "pause|resume|remove` within 5 s: a paused or removed connection's queue takes no new job\n" +
+        '(docs/connections.md).',
     )
-    .action(async () => {
-      await runCommand('worker', () => runWorker(loadSettings()));
+    .addOption(connectionOption())
+    .action(async (flags: ConnectionFlag) => {
+      await runCommand('worker', async () => runWorker(await loadConnection(flags.connection)));
       // Bounded exit: nothing left open (a keep-alive socket, a timer) may hold the process.
       process.exit();
     });
@@ -42,7 +53,7 @@ export function registerWorkerCommand(program: Command): void {
 /** Runs until SIGINT or SIGTERM; resolves with the exit code. */
 export async function runWorker(settings: Settings): Promise<number> {
   const stopSignal = nextSignal();
-  const logger = createLogger({ level: settings.logLevel });
+  const logger = withConnection(createLogger({ level: settings.logLevel }), settings);
   // A signal during start-up (Redis or the store slow to answer) stops it too: nothing runs yet.
   const starting = startWorker(settings, logger);
   const first = await Promise.race([
@@ -92,6 +103,7 @@ async function startWorker(settings: Settings, logger: Logger) {
     },
   );
   const queue = openSyncQueue(settings, redis);
+  const paused = await followPause(settings, queue, logger);
   // Read per scrape and readiness check: the configured partitions listed once, then two reads.
   const configured = selectPartitions([], settings);
   const partitions = () => readHealth(engine.context.store, new Date(), configured);
@@ -107,8 +119,12 @@ async function startWorker(settings: Settings, logger: Logger) {
     traffic: () => engine.context.client.traffic(),
     commandCounts: () => engine.context.store.commands.counts(),
   });
+  // One connection per process: every series of another connection than the default says which.
+  if (settings.connection !== defaultConnectionName)
+    metrics.registry.setDefaultLabels({ connection: settings.connection });
   let ops: OpsServer | undefined;
   const closeAll = async () => {
+    await paused.stop();
     await ops?.close();
     metrics.close();
     await queue.close();
@@ -171,4 +187,24 @@ function nextSignal(): Promise<NodeJS.Signals> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+}
+
+/**
+ * A connection other than the default follows `connections pause|resume|remove` (and the file's
+ * `paused`) by pausing its queue; the default connection's worker is as it always was.
+ */
+async function followPause(
+  settings: Settings,
+  queue: SyncQueue,
+  logger: Logger,
+): Promise<{ stop(): Promise<void> }> {
+  if (settings.connection === defaultConnectionName) return { stop: async () => {} };
+  const reader = connectionStateReader(loadSettings(), settings.connection);
+  const follower = await followConnectionPause({ queue, read: reader.read, logger });
+  return {
+    stop: async () => {
+      follower.stop();
+      await reader.close();
+    },
+  };
 }

@@ -8,16 +8,17 @@ import { unshownFields } from '../write-back/body-fields.js';
 import { commandKindNames, commandKinds, isCommandKind, kindOf } from '../write-back/command-kinds.js';
 import { unknownTargets } from '../write-back/unknown-targets.js';
 import { runCommand, UsageError } from './cli-failure.js';
+import { type ConnectionFlag, connectionOption } from './connection-option.js';
 import { withCliStore } from './with-cli-store.js';
 
-interface AddFlags {
+interface AddFlags extends ConnectionFlag {
   body?: string;
   match?: string;
   file?: string;
   allowUnknownTarget?: boolean;
 }
 
-interface ResolveFlags {
+interface ResolveFlags extends ConnectionFlag {
   createdId?: string;
   note?: string;
 }
@@ -47,6 +48,7 @@ export function registerCommandCommand(program: Program): void {
       'after',
       `\nKinds:\n${commandKindNames.map((kind) => `  ${kind.padEnd(20)} ${commandKinds[kind].description}`).join('\n')}\n\nChecked before anything is added: the kind, the target, the body (a payment's amount a number, its date\na calendar date YYYY-MM-DD), the match key, and that the mirror holds the target (unless the stream was\nnever synced here, or --allow-unknown-target). Nothing is added when one command is refused (exit 2).\n`,
     )
+    .addOption(connectionOption())
     .action((kind: string | undefined, target: string | undefined, flags: AddFlags) =>
       runCommand('command add', async () => {
         const inputs = flags.file ? readCommandFile(flags.file, kind) : [fromArguments(kind, target, flags)];
@@ -56,7 +58,7 @@ export function registerCommandCommand(program: Program): void {
           if (!verdict.ok) throw new UsageError(`${where}${verdict.problem}`);
           for (const note of unshownFieldNotes(input)) process.stderr.write(`note: ${where}${note}\n`);
         });
-        const ids = await withCliStore(async (store) => {
+        const ids = await withCliStore(flags.connection, async (store) => {
           const unknown = flags.allowUnknownTarget ? undefined : await unknownTargets(store, inputs);
           if (unknown) throw new UsageError(unknown);
           return store.commands.add(inputs);
@@ -78,13 +80,14 @@ export function registerCommandCommand(program: Program): void {
     .argument('<decision>', 'done, failed or retry')
     .option('--created-id <id>', 'done: the id of the record upstream')
     .option('--note <text>', 'why (kept as its last error)')
+    .addOption(connectionOption())
     .action((id: string, decision: string, flags: ResolveFlags) =>
       runCommand('command resolve', async () => {
         if (!Object.hasOwn(resolutions, decision))
           throw new UsageError(`decision must be done, failed or retry, got "${decision}"`);
         const to = resolutions[decision as keyof typeof resolutions];
         const note = flags.note ?? `resolved by hand: ${decision}`;
-        const resolved = await withCliStore((store) =>
+        const resolved = await withCliStore(flags.connection, (store) =>
           store.commands.resolve(Number(id), to, note, flags.createdId),
         );
         if (!resolved) throw new UsageError(`no command ${id} that needs review or failed`);

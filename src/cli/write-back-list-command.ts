@@ -1,10 +1,11 @@
 import type { Command as Program } from 'commander';
 import { commandStatuses, isCommandStatus } from '../store/outbox/command.js';
 import { runCommand, UsageError } from './cli-failure.js';
+import { type ConnectionFlag, connectionOption } from './connection-option.js';
 import { withCliStore } from './with-cli-store.js';
 import { formatCommands, reviewWarning } from './write-back-table.js';
 
-interface ListFlags {
+interface ListFlags extends ConnectionFlag {
   status?: string;
   limit: string;
   json?: boolean;
@@ -18,6 +19,7 @@ export function registerCommandsCommand(program: Program): void {
     .option('--status <status>', `only this status: ${commandStatuses.join(', ')}`)
     .option('--limit <n>', 'at most this many', '50')
     .option('--json', 'print JSON')
+    .addOption(connectionOption())
     .action((flags: ListFlags) =>
       runCommand('commands', async () => {
         if (flags.status !== undefined && !isCommandStatus(flags.status))
@@ -26,7 +28,7 @@ export function registerCommandsCommand(program: Program): void {
           );
         const limit = Number(flags.limit);
         if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive integer`);
-        return withCliStore(async (store) => {
+        return withCliStore(flags.connection, async (store) => {
           const [commands, counts] = await Promise.all([
             store.commands.list({ status: flags.status, limit }),
             store.commands.counts(),

@@ -1,3 +1,4 @@
+import { settingOf } from '../../config/connections/setting-name.js';
 import type { Settings } from '../../config/settings.js';
 import { SettingsError } from '../../config/settings-error.js';
 import {
@@ -42,30 +43,35 @@ export async function checkAccess(
 /** The setting a failed first login points at (a SettingsError), or undefined when it is no configuration mistake. */
 export function configurationMistake(
   error: unknown,
-  { baseUrl, loginPath }: Pick<Settings, 'baseUrl' | 'loginPath'>,
+  {
+    baseUrl,
+    loginPath,
+    connection,
+  }: Pick<Settings, 'baseUrl' | 'loginPath'> & Partial<Pick<Settings, 'connection'>>,
 ): SettingsError | undefined {
+  const setting = (variable: string) => settingOf(connection, variable);
   const login = `POST ${baseUrl}${loginPath}`;
   if (error instanceof NetworkError && error.causeCode && nothingThere[error.causeCode]) {
     return new SettingsError(
-      'TMS_BASE_URL',
+      setting('TMS_BASE_URL'),
       `nothing answers at ${baseUrl} (${nothingThere[error.causeCode]}, ${error.causeCode}); is the TMS running there?`,
     );
   }
   if (error instanceof AuthError) {
     return new SettingsError(
-      'TMS_API_TOKEN',
+      setting('TMS_API_TOKEN'),
       `the TMS at ${baseUrl} refused the API token (${login} answered ${error.status})`,
     );
   }
   if (error instanceof HttpStatusError && (error.status === 404 || error.status === 405)) {
     return new SettingsError(
-      'TMS_LOGIN_PATH',
+      setting('TMS_LOGIN_PATH'),
       `${login} answered ${error.status}: no login operation there (check TMS_LOGIN_PATH, and that TMS_BASE_URL is the API's root)`,
     );
   }
   if (error instanceof ResponseValidationError) {
     return new SettingsError(
-      'TMS_BASE_URL',
+      setting('TMS_BASE_URL'),
       `${login} did not answer a login (${error.message}); is ${baseUrl} the TMS API's root?`,
     );
   }

@@ -1,3 +1,4 @@
+import { settingOf } from '../../config/connections/setting-name.js';
 import type { Settings } from '../../config/settings.js';
 import { SettingsError } from '../../config/settings-error.js';
 import { type StreamName, streams } from '../../config/streams.js';
@@ -114,9 +115,13 @@ export function clientFromSettings(
   logger: Logger,
   overrides: Partial<TmsClientOptions> = {},
 ): TmsClient {
-  if (!settings.baseUrl) throw new SettingsError('TMS_BASE_URL', 'required: the TMS base URL');
+  if (!settings.baseUrl)
+    throw new SettingsError(settingOf(settings.connection, 'TMS_BASE_URL'), 'required: the TMS base URL');
   if (!settings.apiToken)
-    throw new SettingsError('TMS_API_TOKEN', 'required: the API token for the login operation');
+    throw new SettingsError(
+      settingOf(settings.connection, 'TMS_API_TOKEN'),
+      'required: the API token for the login operation',
+    );
   return createTmsClient({
     baseUrl: settings.baseUrl,
     apiToken: settings.apiToken,

@@ -1,4 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encryptToken, generateConnectionsKey } from '../../config/connections/token-cipher.js';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
 import { type QueueFixture, queueFixture } from '../jobs/support/queue-fixture.js';
 import { exitWithin, spawnWorker } from '../jobs/support/worker-process.js';
@@ -9,8 +13,9 @@ const apiToken = 'SECRET-API-TOKEN-xyz';
 const wrongToken = 'SECRET-WRONG-TOKEN-abc';
 const password = 'SECRET-PG-PASSWORD-xyz';
 const dashboardToken = 'SECRET-DASHBOARD-xyz';
+const connectionsKey = generateConnectionsKey();
 // An access token (a JWT: base64url of '{"') in any form, or an Authorization header.
-const leaks = [apiToken, wrongToken, password, dashboardToken, /eyJ[\w-]{8,}/, /Bearer /i];
+const leaks = [apiToken, wrongToken, password, dashboardToken, connectionsKey, /eyJ[\w-]{8,}/, /Bearer /i];
 
 function findLeaks(text: string): string[] {
   return leaks
@@ -77,4 +82,26 @@ describe('secrets', () => {
       await exitWithin(worker, 15_000);
     }
   });
+
+  it("keeps a connection's token, read from an encrypted reference, and the key out of every output", async () => {
+    const key = Buffer.from(connectionsKey, 'base64');
+    const config = join(mkdtempSync(join(tmpdir(), 'tms-secrets-')), 'tms-sync.jsonc');
+    const connections = {
+      beta: { apiToken: encryptToken(apiToken, key), operators: ['1001'] },
+      wrong: { apiToken: encryptToken(wrongToken, key) },
+    };
+    writeFileSync(config, JSON.stringify({ connections }));
+    const withConnections = { ...env, TMS_SYNC_CONFIG: config, TMS_CONNECTIONS_KEY: connectionsKey };
+    const synced = await runCli(['sync', '--connection', 'beta'], withConnections, 60_000);
+    expect(synced.code, synced.stderr.slice(-2000)).toBe(0);
+    expect(synced.stderr).toContain('"connection":"beta"');
+    const refused = await runCli(['sync', 'invoices', '--connection', 'wrong'], withConnections);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('connections.wrong.apiToken');
+    const listed = await runCli(['connections', 'list', '--json'], withConnections);
+    expect(listed.code).toBe(0);
+    for (const output of [synced, refused, listed]) {
+      expect(findLeaks(output.stdout + output.stderr)).toEqual([]);
+    }
+  }, 90_000);
 });

@@ -17,7 +17,10 @@ describe.each(dialects)('tables of the selected streams on $name', ({ fixture: c
     (await fixture.query<{ name: string }>(url, relations[fixture.dialect])).map((row) => row.name).sort();
   const streamRelations = (all: string[]) =>
     all.filter(
-      (name) => !/^(sync_|child_|stream_|held_|rejected_|partition_runs|tms_commands|kysely_)/.test(name),
+      (name) =>
+        !/^(sync_|child_|stream_|held_|rejected_|partition_runs|tms_commands|tms_connections|kysely_)/.test(
+          name,
+        ),
     );
 
   it('makes the selected streams’ tables and views only; a stream run later gets its table then; none is dropped', async () => {

@@ -11,6 +11,7 @@ import {
 } from './bookkeeping-migration.js';
 import { centsColumnsMigration } from './cents-columns-migration.js';
 import { commandsMigration } from './commands-migration.js';
+import { connectionsMigration } from './connections-migration.js';
 import { historyMigration } from './history-migration.js';
 import { liveViewsMigration } from './live-views-migration.js';
 import { partitionRunsMigration } from './partition-runs-migration.js';
@@ -20,7 +21,7 @@ import { createStreamTableMigration, specColumnMigration } from './stream-table-
 /**
  * Every migration the store knows, by name. The names are the rule that turns a catalogue change
  * into a migration (docs/store.md):
- * - `0001-bookkeeping` ... `0013-cents-columns`: static, numbered (each branch of work takes its own number);
+ * - `0001-bookkeeping` ... `0015-connections`: static, numbered (each branch of work takes its own number);
  * - `stream-<stream>`: the table of a stream with its fixed columns (adding a stream adds it);
  * - `stream-<stream>-spec-<column>`: one of the catalogue's typed columns (adding one adds it; it is
  *   backfilled). Inferred columns are no migrations: writes add them (prepare-rows.ts).
@@ -46,6 +47,7 @@ export function catalogueMigrations(
     '0011-history': historyMigration(types),
     '0012-partition-runs': partitionRunsMigration(types, parts.partitionRuns),
     '0013-cents-columns': centsColumnsMigration(tables, parts),
+    '0015-connections': connectionsMigration(types),
   };
   for (const table of tables) {
     // The typed columns a table got in its CREATE TABLE, when it was created in this run.

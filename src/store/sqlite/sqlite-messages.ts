@@ -80,8 +80,7 @@ export interface PageMessage {
 export interface SqliteThread {
   /**
    * One statement. `outsideTransaction`: no transaction of the caller is open, so a statement that
-   * only reads, or writes rows while the thread is idle, may run on this thread's own connection
-   * instead (`readHere`, `writeHere`). @default false
+   * only reads may run on this thread's own connection instead (`readHere`). @default false
    */
   query(sql: string, params: readonly unknown[], outsideTransaction?: boolean): Promise<StatementResult>;
   upsert(work: UpsertWork): Promise<UpsertCounts>;

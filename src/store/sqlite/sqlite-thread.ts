@@ -69,7 +69,7 @@ export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
   // The calls of one turn of the event loop leave as one message, in order, once its I/O callbacks
   // ran (setImmediate): waking the thread is most of what a message costs this thread (~50-100 µs
   // on a busy machine), whatever it holds, and the answers of several requests often arrive in one
-  // turn (an idle cycle at 500 operators: 8,619 -> 4,908 messages against a microtask's batches).
+  // turn (an idle cycle at 500 operators: 17,030 -> 12,182 messages against a microtask's batches).
   let outbox: Array<{ id: number; op: string; args: unknown }> = [];
   const send = (worker: Worker) => {
     const batch = outbox;
@@ -90,8 +90,6 @@ export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
   // run whole and in order on the thread), while it waits for the answer.
   let started: Worker | undefined;
   let waiting = 0;
-  // Nothing sent is unanswered: the thread holds no transaction and runs nothing.
-  const threadIdle = () => pending.size === 0 && outbox.length === 0 && waiting === 0;
   const call = <T>(op: keyof SqliteOperations, args: unknown): Promise<T> => {
     if (local && !(ready && local.idle())) {
       try {
@@ -119,9 +117,8 @@ export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
   return {
     query: (sql, params, outsideTransaction = false) => {
       try {
-        if (!(outsideTransaction && ready && local?.idle())) return call('query', { sql, params });
-        const here = local.readHere(sql, params) ?? (threadIdle() ? local.writeHere(sql, params) : undefined);
-        return here ? Promise.resolve(here) : call('query', { sql, params });
+        const read = outsideTransaction && ready && local?.idle() ? local.readHere(sql, params) : undefined;
+        return read ? Promise.resolve(read) : call('query', { sql, params });
       } catch (error) {
         return Promise.reject(error);
       }
@@ -158,11 +155,6 @@ interface LocalConnection {
    * the thread's): the thread runs those.
    */
   readHere(sql: string, params: readonly unknown[]): StatementResult | undefined;
-  /**
-   * Runs one statement that writes here, in its own transaction, while the thread is idle: undefined
-   * when another process holds the write lock (this thread never waits on it; the thread does).
-   */
-  writeHere(sql: string, params: readonly unknown[]): StatementResult | undefined;
   /** No transaction open: the next operation may move to the thread. */
   idle(): boolean;
   close(): void;
@@ -170,19 +162,17 @@ interface LocalConnection {
 
 /**
  * This thread's own connection, opened at its first operation (an open failure throws there). It
- * runs everything until the thread is up; then the reads made outside a transaction, and the
- * statements that write rows outside one while the thread is idle (nothing sent unanswered, so it
- * holds no lock): a round trip to the thread costs this thread more than such a statement (~50-100
- * µs of waking the other thread and back against ~10-30 µs for a keyed read or a run's row), and
- * WAL lets it read beside the thread's writes. A read sees what the thread committed; callers read
- * what they await, never a page still on its way. Statements that parse records
- * (`valuesAtFunction`) stay on the thread: that is its work.
+ * runs everything until the thread is up, then the reads made outside a transaction: a round trip
+ * to the thread costs this thread more than most such reads (~50-100 µs of waking the other thread
+ * and back against ~10 µs for a keyed read), and WAL lets it read beside the thread's writes. A
+ * read sees what the thread committed; callers read what they await, never a page still on its way.
+ * Statements that parse records (`valuesAtFunction`) stay on the thread: that is its work.
  */
 function localConnection(driverPath: string, options: SqliteThreadOptions): LocalConnection {
   let db: BetterSqlite3.Database | undefined;
   let operations: SqliteOperations | undefined;
-  const statements = new Map<string, BetterSqlite3.Statement | null>();
-  let statementsHere = false;
+  const readers = new Map<string, BetterSqlite3.Statement | null>();
+  let reading = false;
   const open = () => {
     if (!operations) {
       const Database = createRequire(import.meta.url)(driverPath) as typeof BetterSqlite3;
@@ -191,66 +181,41 @@ function localConnection(driverPath: string, options: SqliteThreadOptions): Loca
     }
     return operations;
   };
-  const statementHere = (sql: string) => {
-    if (!statementsHere) {
-      open();
-      // Keyed reads need little cache of their own (the OS caches the file): the thread's
-      // connection keeps better-sqlite3's 16 MB, this one SQLite's usual 2 MB. A lock another
-      // process holds would stop this thread's event loop: the thread waits for it instead.
-      db!.pragma('cache_size = -2000');
-      db!.pragma('busy_timeout = 0');
-      statementsHere = true;
-    }
-    let statement = statements.get(sql);
+  const reader = (sql: string) => {
+    let statement = readers.get(sql);
     if (statement === undefined) {
       statement = null;
       if (!sql.includes(valuesAtFunction)) {
         try {
-          statement = db!.prepare(sql);
+          open();
+          const prepared = db!.prepare(sql);
+          if (prepared.readonly && prepared.reader) statement = prepared;
         } catch {
           // Not preparable here (a temporary table of the thread's connection): the thread's.
         }
       }
-      if (statements.size >= maxStatements) statements.delete(statements.keys().next().value!);
-      statements.set(sql, statement);
+      if (readers.size >= maxReaders) readers.delete(readers.keys().next().value!);
+      readers.set(sql, statement);
     }
     return statement;
   };
   return {
     run: (op, args) => (open()[op] as (input: unknown) => unknown)(args),
     readHere(sql, params) {
-      const statement = statementHere(sql);
-      if (!statement?.reader || !statement.readonly) return undefined;
-      return unlessBusy(() => ({ rows: statement.all(params) }));
-    },
-    writeHere(sql, params) {
-      if (!rowWrite.test(sql)) return undefined;
-      const statement = statementHere(sql);
-      if (!statement || statement.readonly) return undefined;
-      return unlessBusy(() => {
-        // A write with RETURNING answers rows.
-        if (statement.reader) return { rows: statement.all(params) };
-        const { changes, lastInsertRowid } = statement.run(params);
-        return { changes, lastInsertRowid };
-      });
+      if (!reading) {
+        // Keyed reads need little cache of their own (the OS caches the file): the thread's
+        // connection keeps better-sqlite3's 16 MB, this one SQLite's usual 2 MB.
+        open();
+        db!.pragma('cache_size = -2000');
+        reading = true;
+      }
+      const statement = reader(sql);
+      return statement ? { rows: statement.all(params) } : undefined;
     },
     idle: () => !db?.inTransaction,
     close: () => db?.close(),
   };
 }
 
-/** What a statement answered here; undefined when SQLite was busy (the statement did nothing). */
-function unlessBusy(run: () => StatementResult): StatementResult | undefined {
-  try {
-    return run();
-  } catch (error) {
-    if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY')) return undefined;
-    throw error;
-  }
-}
-
-/** Statements that write rows (never a schema, a temporary table or a transaction of the thread's). */
-const rowWrite = /^\s*(insert|update|delete)\s/i;
-
-/** Statements this thread keeps prepared. */
-const maxStatements = 200;
+/** Read statements this thread keeps prepared. */
+const maxReaders = 200;

@@ -1,0 +1,147 @@
+import { type Kysely, sql } from 'kysely';
+import { defaultConnectionName } from '../../config/connections/connection-name.js';
+import { connectionShape } from '../../config/connections/connection-settings.js';
+import { connectionNames } from '../../config/connections/resolve-connection.js';
+import type { Settings } from '../../config/settings.js';
+import { SettingsError } from '../../config/settings-error.js';
+import { type StoreLocation, storeLocation } from '../../config/store-url.js';
+import { streams } from '../../config/streams.js';
+import { liveViewName } from '../store/live-view.js';
+import { type SourceColumn, sharedColumns, unionViewSql } from './union-view-sql.js';
+
+export interface UnionViewsOptions {
+  /** The schema the views are made in (made when missing). @default 'tms_all' */
+  readonly schema?: string;
+}
+
+/** What `refreshUnionViews` made. */
+export interface UnionViewsReport {
+  readonly schema: string;
+  /** The connections whose schemas the views read. */
+  readonly connections: readonly string[];
+  /** Connections left out: on SQLite, or in another PostgreSQL database than the default's. */
+  readonly skipped: ReadonlyArray<{ readonly connection: string; readonly reason: string }>;
+  /** Each view: the connections it reads and the columns they share. */
+  readonly views: ReadonlyArray<{
+    readonly name: string;
+    readonly connections: number;
+    readonly columns: number;
+  }>;
+}
+
+interface Mirror {
+  readonly connection: string;
+  readonly schema: string;
+}
+
+/**
+ * Makes, in `schema` of the default connection's PostgreSQL database, one view per stream table
+ * (and live view) that any connection in that database has: the UNION ALL of it over those
+ * connections, with the column `connection` first and the columns they all share
+ * (union-view-sql.ts). Made again from scratch each time, in one transaction: run it after adding
+ * or removing a connection, or once new fields brought new columns. `settings`: the control table's
+ * connections merged in.
+ */
+export async function refreshUnionViews(
+  settings: Settings,
+  options: UnionViewsOptions = {},
+): Promise<UnionViewsReport> {
+  const schema = options.schema ?? 'tms_all';
+  const home = storeLocation(settings.storeUrl, settings.storeSchema);
+  if (home.kind !== 'postgres')
+    throw new SettingsError(
+      'STORE_URL',
+      'views across connections need the default connection on PostgreSQL',
+    );
+  const { mirrors, skipped } = mirrorsIn(settings, home);
+  checkViewSchema(schema, mirrors);
+  const { createPostgresKysely } = await import('../store/postgres/postgres-kysely.js');
+  const db = createPostgresKysely({ connectionString: home.url, poolSize: 1 }) as unknown as Kysely<unknown>;
+  try {
+    const columns = await readColumns(db, mirrors);
+    const views = relations().flatMap((relation) => {
+      const sources = mirrors.flatMap((mirror) => {
+        const found = columns.get(`${mirror.schema}.${relation}`);
+        return found ? [{ ...mirror, columns: found }] : [];
+      });
+      return sources.length === 0 ? [] : [{ relation, sources }];
+    });
+    await db.transaction().execute(async (trx) => {
+      await sql`create schema if not exists ${sql.id(schema)}`.execute(trx);
+      for (const relation of relations())
+        await sql`drop view if exists ${sql.id(schema, relation)}`.execute(trx);
+      for (const view of views) await sql.raw(unionViewSql(schema, view.relation, view.sources)).execute(trx);
+    });
+    return {
+      schema,
+      connections: mirrors.map((mirror) => mirror.connection),
+      skipped,
+      views: views.map((view) => ({
+        name: view.relation,
+        connections: view.sources.length,
+        columns: sharedColumns(view.sources).length + 1,
+      })),
+    };
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** A schema name tms-sync takes, and none of a mirror's: the views replace whatever of their names is there. */
+function checkViewSchema(schema: string, mirrors: readonly Mirror[]): void {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema))
+    throw new SettingsError(
+      '--schema',
+      `"${schema}": lower-case letters, digits and "_", at most 63, not starting with a digit`,
+    );
+  const owner = mirrors.find((mirror) => mirror.schema === schema);
+  if (owner)
+    throw new SettingsError(
+      '--schema',
+      `"${schema}" holds connection "${owner.connection}"'s mirror: give the views a schema of their own`,
+    );
+}
+
+/** The catalogue's tables and live views, the names a union view may take. */
+const relations = (): string[] => Object.keys(streams).flatMap((stream) => [stream, liveViewName(stream)]);
+
+function mirrorsIn(settings: Settings, home: Extract<StoreLocation, { kind: 'postgres' }>) {
+  const mirrors: Mirror[] = [];
+  const skipped: Array<{ connection: string; reason: string }> = [];
+  for (const connection of connectionNames(settings)) {
+    const shape = connection === defaultConnectionName ? settings : connectionShape(settings, connection);
+    const location = storeLocation(shape.storeUrl, shape.storeSchema);
+    if (location.kind !== 'postgres') skipped.push({ connection, reason: 'on SQLite' });
+    else if (databaseOf(location.url) !== databaseOf(home.url))
+      skipped.push({ connection, reason: "in another PostgreSQL database than the default connection's" });
+    else mirrors.push({ connection, schema: location.schema ?? 'public' });
+  }
+  return { mirrors, skipped };
+}
+
+/** The server and database of a PostgreSQL URL, without credentials or options. */
+function databaseOf(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.hostname || parsed.searchParams.get('host')}:${parsed.port || '5432'}${parsed.pathname}`;
+}
+
+/** Every column of the mirrors' relations, by `schema.relation`, in table order. */
+async function readColumns(
+  db: Kysely<unknown>,
+  mirrors: readonly Mirror[],
+): Promise<Map<string, SourceColumn[]>> {
+  const schemas = mirrors.map((mirror) => mirror.schema);
+  const { rows } = await sql<{ schema: string; relation: string; name: string; type: string }>`
+    select table_schema as schema, table_name as relation, column_name as name, data_type as type
+    from information_schema.columns
+    where table_schema in (${sql.join(schemas)})
+    order by table_schema, table_name, ordinal_position`.execute(db);
+  const byRelation = new Map<string, SourceColumn[]>();
+  for (const row of rows) {
+    const key = `${row.schema}.${row.relation}`;
+    const columns = byRelation.get(key) ?? [];
+    columns.push({ name: row.name, type: row.type });
+    byRelation.set(key, columns);
+  }
+  return byRelation;
+}
