@@ -41,7 +41,7 @@ export function classifyFailure(failure: unknown): Failure {
 }
 
 /** The error of a failed partition run (its line when a summary came without the object). */
-export function failureOf(summary: PartitionSummary): unknown {
+function failureOf(summary: PartitionSummary): unknown {
   return summary.cause ?? summary.error;
 }
 

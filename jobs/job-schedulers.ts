@@ -10,10 +10,7 @@ import type { SyncQueue } from './sync-queue.js';
 const kinds = { sync: 'sync:', reconcile: 'reconcile:' } as const;
 
 /** The job scheduler id of a stream partition's plain runs: stable, so an upsert on restart replaces it. */
-export function schedulerIdOf(
-  { stream, partition }: StreamPartition,
-  kind: keyof typeof kinds = 'sync',
-): string {
+function schedulerIdOf({ stream, partition }: StreamPartition, kind: keyof typeof kinds = 'sync'): string {
   return `${kinds[kind]}${stream}:${partition}`;
 }
 

@@ -11,7 +11,7 @@ export type SyncQueue = Queue<QueueJobData, QueueJobResult, string>;
  * Attempts and back-off of every sync job; finished jobs are kept for inspection (Bull Board,
  * `status`) for a week, failed ones until 5000 newer failures push them out.
  */
-export function syncJobOptions(settings: Settings): DefaultJobOptions {
+function syncJobOptions(settings: Settings): DefaultJobOptions {
   return {
     attempts: settings.worker.attempts,
     backoff: { type: 'exponential', delay: settings.worker.backoffMs },

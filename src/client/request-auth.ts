@@ -7,7 +7,7 @@ import { AuthError, HttpStatusError, InvalidArgumentError, type RequestTarget } 
 import { assertValid } from './response-checks.js';
 
 /** Sends one attempt of a request (with its retries) with the token `tokenFor` gives at each send. */
-export type Attempt<R> = (tokenFor: () => Promise<string | undefined>) => Promise<R>;
+type Attempt<R> = (tokenFor: () => Promise<string | undefined>) => Promise<R>;
 
 /**
  * How a request authenticates (docs/api.md, "Authentication"): none for the login, the driver

@@ -7,7 +7,7 @@ const maxIssues = 5;
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 
 /** The compiled validator of a schema, compiled on first use and cached for the process. */
-export function validatorFor<T extends TSchema>(schema: T): TypeCheck<T> {
+function validatorFor<T extends TSchema>(schema: T): TypeCheck<T> {
   let check = compiled.get(schema);
   if (!check) {
     check = TypeCompiler.Compile(schema);
@@ -17,7 +17,7 @@ export function validatorFor<T extends TSchema>(schema: T): TypeCheck<T> {
 }
 
 /** The first problems of an invalid value, with their paths (`/data/hasMore`). */
-export function validationIssues(check: TypeCheck<TSchema>, value: unknown): ValidationIssue[] {
+function validationIssues(check: TypeCheck<TSchema>, value: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const error of check.Errors(value)) {
     issues.push({ path: error.path, message: error.message });

@@ -27,7 +27,7 @@ export interface ClientTraffic {
 }
 
 /** One send as the gate lets it through: what it is for, and when its request began. */
-export interface GatedSend {
+interface GatedSend {
   readonly target: RequestTarget;
   readonly signal: AbortSignal | undefined;
   /** When the request's first send began (`performance.now()`): its ceiling counts from there. */

@@ -25,7 +25,7 @@ export interface ParentBatch {
   leave(parents: readonly LeftParent[]): Promise<void>;
 }
 
-export const parentsPerBatch = 200;
+const parentsPerBatch = 200;
 
 /**
  * What a child stream's run works through: the store's child queue and refresh mark. Its writes

@@ -1,7 +1,7 @@
 import { CompiledQuery } from 'kysely';
 
 /** What a stream table's live view adds to its name: `invoices` -> `invoices_live`. */
-export const liveViewSuffix = '_live';
+const liveViewSuffix = '_live';
 
 /** The live view of a stream table: its rows that exist upstream (`deleted_at IS NULL`), every column. */
 export function liveViewName(table: string): string {

@@ -13,7 +13,7 @@ const pagesInFlight = 3;
 let pageNumbers = 0;
 
 /** A page's write as the line sends it: it begins once `after` settles, in the place `order` gives. */
-export type PageWrite = (after: Promise<void>, order: PageOrder) => Promise<void>;
+type PageWrite = (after: Promise<void>, order: PageOrder) => Promise<void>;
 
 /**
  * The pages of one run, committed in the order given, each write sent while the ones before are

@@ -14,7 +14,7 @@ import type { StoreRecord } from './store-types.js';
 import { reservedNames, type StreamTable } from './stream-tables.js';
 
 /** One scope's records (null scope for unscoped streams). */
-export interface ScopeRecords {
+interface ScopeRecords {
   readonly scope: string | null;
   readonly records: readonly StoreRecord[];
 }

@@ -16,7 +16,7 @@ import type { DeleteReason, ReceivedRecords, UpsertCounts } from './store-types.
 import type { StreamTable } from './stream-tables.js';
 
 /** Rows of one scope (null for unscoped tables), mapped and deduplicated by key. */
-export interface ScopeRows {
+interface ScopeRows {
   readonly scope: string | null;
   readonly rows: readonly MappedRow[];
 }
@@ -85,7 +85,7 @@ export interface PageWork {
  * Why a page's transaction was rolled back without an error: the state or the table's columns
  * moved, or (`early`) the page it was sent behind has not committed.
  */
-export type Refusal = 'state' | 'schema' | 'early';
+type Refusal = 'state' | 'schema' | 'early';
 
 export type PageWorkResult =
   | { readonly refused: false; readonly counts: UpsertCounts; readonly transitionRow: unknown }

@@ -41,7 +41,7 @@ const refusedSqliteCodes = /^SQLITE_(TOOBIG|MISMATCH|RANGE)/;
 const integrityStates = /^(23...|SQLITE_CONSTRAINT.*)$/;
 
 /** Whether the database refused the write for what it holds (after any repeat worth making). */
-export function isRefusedByStore(error: unknown): boolean {
+function isRefusedByStore(error: unknown): boolean {
   const code = codeOf(error);
   return (
     code !== undefined &&
@@ -55,7 +55,7 @@ function codeOf(error: unknown): string | undefined {
 }
 
 /** The error, or the error it wraps (a failed migration carries the driver's error as cause). */
-export function isTransientStoreError(error: unknown): boolean {
+function isTransientStoreError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && (transientStates.test(code) || transientCodes.has(code))) return true;

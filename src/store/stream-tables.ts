@@ -35,7 +35,7 @@ export interface StreamTable {
 export type Catalogue = Readonly<Record<string, StreamDefinition>>;
 
 /** Columns every stream table has; typed columns never take these names. */
-export const fixedColumns = ['id', 'data', 'sequence', 'synced_at', 'deleted_at', 'deleted_reason'] as const;
+const fixedColumns = ['id', 'data', 'sequence', 'synced_at', 'deleted_at', 'deleted_reason'] as const;
 const bookkeepingTables = new Set([
   'sync_state',
   'sync_runs',

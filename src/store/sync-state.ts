@@ -28,7 +28,7 @@ export interface StateTransition {
  * row, or none when refused), and what that answer means: the state committed, or the refusal
  * (`StateConflictError`, `WatermarkRegressionError`) thrown.
  */
-export interface StateWrite {
+interface StateWrite {
   readonly query: CompiledQuery;
   outcome(row: unknown): Promise<SyncState>;
 }

@@ -18,15 +18,6 @@ export function dependenciesOf(stream: string): string[] {
   return [];
 }
 
-/**
- * Whether a partition of `stream` reads what `dependencyPartition` of the stream it depends on
- * writes: a per-operator stream reads the same operator's partition, a child stream every
- * partition of its parent.
- */
-export function readsFrom(stream: string, partition: string, dependencyPartition: string): boolean {
-  return !readsOwnOperator(stream) || partition === dependencyPartition;
-}
-
 /** A per-operator stream reading another: it reads the partition of its own operator only. */
 export function readsOwnOperator(stream: string): boolean {
   const definition = catalogue[stream];

@@ -24,7 +24,7 @@ export function isMatchValue(value: unknown): value is string | number | boolean
   return typeof value === 'number' ? Number.isFinite(value) : typeof value === 'boolean';
 }
 
-export function compareValue(sent: unknown, received: unknown): FieldComparison {
+function compareValue(sent: unknown, received: unknown): FieldComparison {
   if (received === undefined || received === null || typeof received === 'object') return 'unknown';
   // Numbers compare as numbers when one side is one ("12.50" and 12.5); two strings stay strings
   // ("00042" is not "42").

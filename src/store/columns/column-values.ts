@@ -17,7 +17,7 @@ const isoDate = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 export const zonedDateTime =
   /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)$/i;
 /** A plain decimal, as a number column takes it from a string (`"12.50"`), exactly. */
-export const decimalText = /^-?\d{1,30}(\.\d{1,30})?$/;
+const decimalText = /^-?\d{1,30}(\.\d{1,30})?$/;
 
 /**
  * The converters per column type. A value of another type is a misfit, never an error: objects and

@@ -7,7 +7,7 @@ import { columnTypeFor } from './value-kind.js';
 /** At most this many inferred columns per table; fields beyond stay in `data` (a hostile TMS must not add thousands). */
 export const maxInferredColumns = 300;
 
-export interface GrownColumns {
+interface GrownColumns {
   /** The new columns, in path order. */
   readonly added: readonly TypedColumn[];
   /** Fields left without a column because the table has `maxInferredColumns` already. */

@@ -11,9 +11,3 @@ export interface TypedColumn {
   readonly type: ColumnType;
   readonly origin: ColumnOrigin;
 }
-
-/** A stream table's typed columns at one version of its schema (`stream_schemas.version`). */
-export interface StreamColumns {
-  readonly version: number;
-  readonly columns: readonly TypedColumn[];
-}

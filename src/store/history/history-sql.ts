@@ -16,7 +16,7 @@ export interface HistorySpelling {
 }
 
 /** The values of a version, in the order the versions table and the view hold them. */
-export function versionColumns(table: StreamTable): string[] {
+function versionColumns(table: StreamTable): string[] {
   return [
     'id',
     ...(table.scopeColumn ? [table.scopeColumn] : []),
@@ -45,7 +45,7 @@ export function sinceLiteral(since: string): string {
  * versioned since history started ("history starts here", docs/history.md) opens at the start,
  * as an `insert` of no run: history knows nothing before it.
  */
-export function openVersion(row: string, since: string, spelling: HistorySpelling) {
+function openVersion(row: string, since: string, spelling: HistorySpelling) {
   const began = `coalesce(${row}."history_from", ${row}."deleted_at", ${row}."synced_at")`;
   const start = spelling.timestamp(since);
   const seeded = `${began} < ${start}`;

@@ -16,7 +16,7 @@ export interface MigrationSummary {
 }
 
 /** What `migrateStore` did, and the stream tables the store holds now. */
-export interface MigrationOutcome extends MigrationSummary {
+interface MigrationOutcome extends MigrationSummary {
   readonly present: readonly string[];
 }
 

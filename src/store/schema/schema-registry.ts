@@ -4,7 +4,7 @@ import type { StoreDatabase } from '../database.js';
 import type { StreamTable } from '../stream-tables.js';
 
 /** A table grown by a write that has not committed yet, and how the write reports its end. */
-export interface GrownTable {
+interface GrownTable {
   readonly table: StreamTable;
   /** Call once the growing write ended: committed, or not (rolled back, failed: read the store again). */
   settle(committed: boolean): Promise<void>;
