@@ -31,5 +31,3 @@ export function createClientService(api: ApiCalls) {
       api.pages(listings.addressBook, options),
   };
 }
-
-export type ClientService = ReturnType<typeof createClientService>;

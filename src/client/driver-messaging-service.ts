@@ -101,5 +101,3 @@ function dossierFilePath(file: DossierDownload): string {
   const subpath = file.subpath.split('/').map(encodePathSegment).join('/');
   return `${buildPath('/driver-api/dossier/orders/{orderId}', file)}/contents/${subpath}`;
 }
-
-export type DriverMessagingService = ReturnType<typeof createDriverMessagingService>;

@@ -69,5 +69,3 @@ export function createDriverPlanningService(api: ApiCalls) {
       ),
   };
 }
-
-export type DriverPlanningService = ReturnType<typeof createDriverPlanningService>;

@@ -35,5 +35,3 @@ export function createDriverReferenceService(api: ApiCalls) {
       ),
   };
 }
-
-export type DriverReferenceService = ReturnType<typeof createDriverReferenceService>;

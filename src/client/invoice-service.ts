@@ -45,5 +45,3 @@ export function createInvoiceService(api: ApiCalls) {
       ),
   };
 }
-
-export type InvoiceService = ReturnType<typeof createInvoiceService>;
