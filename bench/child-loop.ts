@@ -1,4 +1,4 @@
-// The simulator's own capacity for child requests (issue 13, row a), in its own process: a plain
+// The simulator's own capacity for child requests (the speed targets), in its own process: a plain
 // loop of `--concurrency` requests in flight over one keep-alive undici Pool, fetching for every
 // live invoice its detail and payments and for every live client its contacts and address book,
 // exactly the requests the product's child streams make, nothing else (no store, no retries).

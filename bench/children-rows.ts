@@ -1,3 +1,6 @@
+// The children group (BENCHMARKS.md, "children"), over 300 lines on purpose: its four rows share
+// one simulator, one store and one Redis, set up and torn down here in order, so the rows read
+// best side by side in one file.
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
@@ -11,7 +14,7 @@ import { type SimProcess, startSimProcess } from './sim-process.js';
 import { removeSqlite } from './sqlite-files.js';
 import { startWorker } from './worker-process.js';
 
-/** Issue 13, item 4: the child streams of a data set, against latency and a rate limit. */
+/** The speed targets: the child streams of a data set, against latency and a rate limit. */
 export interface ChildrenOptions {
   readonly invoices: number;
   readonly clients: number;

@@ -5,7 +5,7 @@ import { runMeasured, runScript } from './peak-rss.js';
 import { type SimProcess, startSimProcess } from './sim-process.js';
 import { removeSqlite } from './sqlite-files.js';
 
-/** Issue 19's row: the REST streams and all their children against a flaky TMS, beside a plain client. */
+/** The fault targets' row: the REST streams and all their children against a flaky TMS, beside a plain client. */
 export interface FaultOptions {
   readonly invoices: number;
   readonly clients: number;

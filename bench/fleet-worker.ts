@@ -1,4 +1,4 @@
-// The worker at fleet size (issue 31): `tms-sync worker` on a store a backfill filled, every
+// The worker at fleet size (the partitions targets): `tms-sync worker` on a store a backfill filled, every
 // operator of the simulator configured, a schedule every `intervalSeconds`. Measured: the time to
 // start (schedulers included), one scheduled cycle of every partition, how long the last job of
 // the cycle waited, Redis memory, a /metrics scrape and a `status`, the worker's CPU and RSS.

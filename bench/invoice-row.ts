@@ -3,7 +3,7 @@ import pg from 'pg';
 
 /**
  * The typed columns a hand-rolled loop written for tms-sim's invoices would fill: the fields it
- * sends, named and typed as the product infers them (so both write the same row), plus the spec's
+ * sends, named and typed as the product infers them (so both write the same row), plus docs/api.md's
  * `modified_at`. [column, record path, SQLite type, PostgreSQL type].
  */
 const typed: ReadonlyArray<readonly [string, string, string, string]> = [

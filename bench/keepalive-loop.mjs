@@ -1,5 +1,5 @@
 // The plain loop a careful developer would write to mirror the invoices, as a whole process
-// (issue 13, item 5): plain JavaScript run by node (no loader), node:http with a keep-alive Agent,
+// (the speed targets): plain JavaScript run by node (no loader), node:http with a keep-alive Agent,
 // the next page requested before this one is written, one prepared better-sqlite3 upsert per
 // record, one transaction per page, WAL; both listings (default and status=deleted) in turn, each
 // from its own stored watermark.

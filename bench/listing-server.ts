@@ -1,7 +1,7 @@
-// A TMS listing that is not tms-sim, for the whole-process rows (issue 13, item 5):
+// A TMS listing that is not tms-sim, for the whole-process rows (the speed targets):
 //   node --import tsx bench/listing-server.ts --records 200000 [--page-cap 500] [--deleted-share 0.01]
 //     [--latency-ms 0]
-// Prints `listening on URL`. Written from the spec alone (sections 2.2, 5, 8), with none of
+// Prints `listening on URL`. Written from docs/api.md alone (Envelopes, Listings, Errors), with none of
 // tms-sim's code and records of other shapes, so a row cannot pass on what tms-sim happens to do.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { parseArgs } from 'node:util';
@@ -109,7 +109,7 @@ function page(listing: Listing, cursor: Cursor, limit: number): { body: string; 
   }
   const hasMore = at < listing.json.length;
   const fields: string[] = [];
-  // Spec 2.2: items may be absent when empty; maxSequence is the cycle's snapshot with `since`, the
+  // docs/api.md, Envelopes and Listings: items may be absent when empty; maxSequence is the cycle's snapshot with `since`, the
   // page's highest without it (omitted when the page carries none).
   if (items.length > 0) fields.push(`"items":[${items.join(',')}]`);
   if (hasMore) fields.push(`"nextCursor":"${encodeCursor({ ...cursor, at })}"`);

@@ -51,7 +51,7 @@ export function formatPartitions(group: PartitionGroup): string {
   return lines.join('\n');
 }
 
-/** Issue 31's targets that this group's rows answer. */
+/** The partitions targets (BENCHMARKS.md, Targets) that this group's rows answer. */
 export function checkPartitionTargets(group: PartitionGroup): TargetCheck[] {
   const checks: TargetCheck[] = [];
   const at = (operators: number) => group.rows.find((row) => row.operators === operators);

@@ -1,4 +1,4 @@
-// The partitions group (issue 31): a TMS with many operators, every stream synced by a whole
+// The partitions group (the partitions targets): a TMS with many operators, every stream synced by a whole
 // `tms-sync sync` process, beside a plain client that sends the very requests the product sent
 // (recorded by the simulator), as many in flight as the product may have (TMS_MAX_CONCURRENCY),
 // and stores nothing. Rows: the backfill and the idle cycle after it, per operator count.

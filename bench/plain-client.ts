@@ -1,4 +1,4 @@
-// The small correct client of issue 19, in its own process: the REST streams (invoices, clients,
+// The small correct client of the fault rows, in its own process: the REST streams (invoices, clients,
 // the global address book, each live invoice's detail and payments, each live client's contacts
 // and address book), `--concurrency` requests in flight over one keep-alive undici Pool, every
 // request sent up to 10 times: a 429 waits its Retry-After (that request only), a 5xx or a reset

@@ -3,7 +3,7 @@ import type { HistorySummary } from './history-rows.js';
 import type { RowSummary } from './results-table.js';
 import { median } from './sample.js';
 
-/** One target of issue 7 and how this run measured against it. */
+/** One target (BENCHMARKS.md, Targets) and how this run measured against it. */
 export interface TargetCheck {
   readonly target: string;
   readonly measured: string;
@@ -103,10 +103,10 @@ export function checkTargets(rows: readonly RowSummary[]): TargetCheck[] {
   return checks;
 }
 
-/** Issue 13's speed before #13 (4 parent requests in flight): its target (a) is five times that. */
+/** The children's speed before that work (4 parent requests in flight): its target (a) is five times that. */
 const childBaseline = 115;
 
-/** Issues 13 and 19's targets that the whole-process, children and fault rows answer. */
+/** The speed, fault and history-mode targets that the whole-process, children and fault rows answer. */
 export function checkGroupTargets(groups: {
   wholeProcess?: readonly WholeProcessSummary[] | undefined;
   children?: readonly ChildSummary[] | undefined;

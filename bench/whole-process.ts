@@ -8,7 +8,7 @@ import type { Sample } from './sample.js';
 import { type ServerProcess, startServerProcess } from './server-process.js';
 import { removeSqlite } from './sqlite-files.js';
 
-/** Issue 13, item 5: what a user times, `time tms-sync sync invoices`, beside a plain loop's process. */
+/** The speed targets: what a user times, `time tms-sync sync invoices`, beside a plain loop's process. */
 export interface WholeProcessOptions {
   readonly records: number;
   readonly repetitions: number;

@@ -26,7 +26,7 @@ export const accountFields = {
   sync: Type.Optional(
     Type.Object(
       {
-        // The spec's listings clamp `limit` to 1000; room is left for a TMS that allows more.
+        // docs/api.md's listings clamp `limit` to 1000; room is left for a TMS that allows more.
         pageLimit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
         maxDeleteShare: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
         guardMinRows: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })),

@@ -15,7 +15,7 @@ export type ColumnType =
   | 'date'
   | 'cents';
 
-/** A typed column for a field the spec shows, with a stable name: `path` is a dotted path into the record. */
+/** A typed column for a field docs/api.md shows, with a stable name: `path` is a dotted path into the record. */
 export interface ColumnDefinition {
   readonly type: ColumnType;
   readonly path: string;
@@ -26,7 +26,7 @@ export interface ColumnDefinition {
  * protocol, read strictly: a record that needs a key field and has none fails its page.
  * - `{ field }`: the record's field at that dotted path, a string or a safe integer;
  * - `{ field, orPosition: true }`: that field when the record has one, else its position in the
- *   complete list (`#1`, `#2`, ...), for complete lists whose records the spec gives no identity;
+ *   complete list (`#1`, `#2`, ...), for complete lists whose records docs/api.md gives no identity;
  * - `{ fromRequest: true }`: single records, identified by what was asked for (the operator, the
  *   order id in the path, or `current` for a global one).
  */
@@ -41,7 +41,7 @@ interface StreamBase {
   /** How a record is identified: its `id` column. */
   readonly key: RecordKey;
   /**
-   * Typed columns with stable names for the fields the spec shows, by column name. Every other
+   * Typed columns with stable names for the fields docs/api.md shows, by column name. Every other
    * field gets a column inferred from the records received (docs/store.md, "Typed columns").
    */
   readonly columns: Readonly<Record<string, ColumnDefinition>>;

@@ -8,14 +8,14 @@ const bool = (path: string): ColumnDefinition => ({ type: 'boolean', path });
 const timestamp = (path: string): ColumnDefinition => ({ type: 'timestamp', path });
 const date = (path: string): ColumnDefinition => ({ type: 'date', path });
 
-/** The record's `id`: the spec shows it, or an operation takes it in its path (`/rides/{id}`). */
+/** The record's `id`: docs/api.md shows it, or an operation takes it in its path (`/rides/{id}`). */
 const byId: RecordKey = { field: 'id' };
-/** A field when present, else the position in the complete list: the spec shows no identity. */
+/** A field when present, else the position in the complete list: docs/api.md shows no identity. */
 const byFieldOrPosition = (field: string): RecordKey => ({ field, orPosition: true });
 /** One record per request: the operator, the order asked for, or `current`. */
 const byRequest: RecordKey = { fromRequest: true };
 
-/** Spec 2.5: invoices, payments, clients and contacts carry `id`, `modifiedAt` and a sequence. */
+/** docs/api.md, Records: invoices, payments, clients and contacts carry `id`, `modifiedAt` and a sequence. */
 const modifiedAt = { modified_at: timestamp('modifiedAt') };
 
 /** Light or dark half of a color profile (docs/api.md, Records). */
@@ -30,7 +30,7 @@ const colors = (mode: 'light' | 'dark') => ({
 /**
  * The stream catalogue (docs/streams.md): data, not code. One generic engine runs every entry.
  * Each entry names the record's key (protocol: read strictly) and typed columns only for the
- * fields the spec shows; every other field gets an inferred column (docs/store.md).
+ * fields docs/api.md shows; every other field gets an inferred column (docs/store.md).
  */
 export const streams = {
   invoices: {

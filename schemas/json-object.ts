@@ -1,5 +1,5 @@
 /**
- * A record as the TMS sends it: a JSON object, whatever its fields. The spec guarantees a record's
+ * A record as the TMS sends it: a JSON object, whatever its fields. docs/api.md guarantees a record's
  * key and little else (docs/records.md): every other field may be absent, null, of another type,
  * nested, or new, so the product reads records as plain objects and never checks their fields.
  */

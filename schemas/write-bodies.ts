@@ -1,9 +1,9 @@
 import type { JsonObject } from './json-object.js';
 
-// Request bodies whose fields the spec shows (2.4). Every other write body is a JSON object the
-// caller composes for its TMS; the spec does not show those shapes.
+// Request bodies whose fields docs/api.md shows (2.4). Every other write body is a JSON object the
+// caller composes for its TMS; docs/api.md does not show those shapes.
 
-/** POST /invoice/invoices/{id}/payments: the three fields the spec shows, and any the TMS takes. */
+/** POST /invoice/invoices/{id}/payments: the three fields docs/api.md shows, and any the TMS takes. */
 export interface NewPayment extends JsonObject {
   amount: number;
   /** Calendar date `YYYY-MM-DD`. */
@@ -11,7 +11,7 @@ export interface NewPayment extends JsonObject {
   reference: string;
 }
 
-/** PATCH /client/clients/{id} (merge-patch); the spec's example patches `phone`. */
+/** PATCH /client/clients/{id} (merge-patch); docs/api.md's example patches `phone`. */
 export interface ClientPatch extends JsonObject {
   phone?: string;
 }

@@ -97,7 +97,7 @@ export function registerCommandCommand(program: Program): void {
     );
 }
 
-/** Body fields the spec does not show for a kind whose whole body it shows: sent, for the TMS to judge. */
+/** Body fields docs/api.md does not show for a kind whose whole body it shows: sent, for the TMS to judge. */
 function unshownFieldNotes(input: CommandInput): string[] {
   if (!isCommandKind(input.kind) || !isJsonObject(input.body)) return [];
   const kind = kindOf(input.kind);

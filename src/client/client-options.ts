@@ -30,7 +30,7 @@ export interface TimeoutOptions {
 }
 
 export interface TmsClientOptions {
-  /** Base URL of the TMS; every path of the spec is relative to it (may carry a path prefix). Required. */
+  /** Base URL of the TMS; every path of docs/api.md is relative to it (may carry a path prefix). Required. */
   baseUrl: string | URL;
   /** API token exchanged at `loginPath` for an access token. Required unless only `driverToken` calls are made. @default undefined */
   apiToken?: string | undefined;

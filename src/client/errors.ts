@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: the client's whole error catalogue, every code, retry decision and
+// what each error decides of itself side by side, so a reader compares them in one place.
 import { permanent, type RetryDecision, TmsSyncError, transient } from '../tms-sync-error.js';
 
 /**

@@ -199,7 +199,7 @@ async function commitInTurn(
 
 /**
  * The page sent at once, to wait at the SQLite thread behind the page before: no round trip to
- * this thread between their transactions (BENCHMARKS.md, "2026-11-24 (later)"). If it committed,
+ * this thread between their transactions (docs/performance-history.md, "2026-11-24 (later)"). If it committed,
  * the page before did too, and its counts stand whatever `after` says (an abort that came between
  * them stops the next page). Refused because it arrived before the page before committed, it is
  * sent again in turn; if the page before failed or the run was stopped, that is the failure.

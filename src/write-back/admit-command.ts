@@ -20,8 +20,8 @@ export interface RefusedCommand {
 
 /**
  * Checks a command before it is delivered (and when `command add` inserts it): a known kind, a
- * target where the kind needs one, a body that is a JSON object whose fields the spec shows have
- * the spec's types (a payment's amount a number, its date a calendar date), a match key the body
+ * target where the kind needs one, a body that is a JSON object whose fields docs/api.md shows have
+ * docs/api.md's types (a payment's amount a number, its date a calendar date), a match key the body
  * holds. The TMS's other rules stay the TMS's: it answers 400/422 for those.
  * The lane orders delivery: one command at a time per invoice or client, in id order; a new
  * client's lane is its match key, so identical creates never run at once.

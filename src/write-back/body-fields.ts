@@ -1,13 +1,13 @@
 import type { JsonObject } from '../../schemas/json-object.js';
 
-/** A body field whose type the spec shows (2.4): checked when a command is added and admitted. */
+/** A body field whose type docs/api.md shows (Records): checked when a command is added and admitted. */
 export interface BodyField {
   readonly type: 'number' | 'date' | 'string';
   /** The command means nothing without it (a payment's amount). @default false */
   readonly required?: boolean;
 }
 
-/** The first field of `body` that is not what the spec says it is, as one line; undefined when all are. */
+/** The first field of `body` that is not what docs/api.md says it is, as one line; undefined when all are. */
 export function bodyFieldProblem(
   fields: Readonly<Record<string, BodyField>>,
   body: JsonObject,
@@ -24,7 +24,7 @@ export function bodyFieldProblem(
   return undefined;
 }
 
-/** The body's fields the spec does not show for the kind: sent as they are, for the TMS to judge. */
+/** The body's fields docs/api.md does not show for the kind: sent as they are, for the TMS to judge. */
 export function unshownFields(fields: Readonly<Record<string, BodyField>>, body: JsonObject): string[] {
   return Object.keys(body).filter((name) => !Object.hasOwn(fields, name));
 }

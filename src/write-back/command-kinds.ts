@@ -44,8 +44,8 @@ export interface CommandKindDefinition {
   /** `sent`: the body is the request's JSON body; `params`: it only fills the path; `none`: no body. */
   readonly body: 'sent' | 'params' | 'none';
   /**
-   * The body's fields whose types the spec shows (2.4), checked at `command add` and admission;
-   * every other field is sent as it is. `complete`: the spec shows the whole body (`command add`
+   * The body's fields whose types docs/api.md shows (Records), checked at `command add` and admission;
+   * every other field is sent as it is. `complete`: docs/api.md shows the whole body (`command add`
    * notes the other fields). @default none
    */
   readonly fields?: Readonly<Record<string, BodyField>>;

@@ -76,7 +76,7 @@ export async function matchingBefore(
   return [...exact, ...unknown].filter((id): id is string => id !== null);
 }
 
-/** A record's id as text: the spec guarantees `id` (docs/api.md, Records), a number or a string. */
+/** A record's id as text: docs/api.md guarantees `id` (docs/api.md, Records), a number or a string. */
 export function idOf(record: JsonObject | undefined): string | null {
   const id = record?.id;
   return typeof id === 'string' || typeof id === 'number' ? String(id) : null;

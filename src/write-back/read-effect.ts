@@ -15,7 +15,7 @@ export interface Effect {
 /**
  * Reads the target's state after a 409 or 404 that followed an attempt in doubt: the first attempt
  * may have been applied, and the refusal only says the second came too late (already finalized =
- * done). The invoice's state is read from a `status` or `state` field (the spec names the states,
+ * done). The invoice's state is read from a `status` or `state` field (docs/api.md names the states,
  * not the field); a TMS without either leaves the command for review.
  */
 export async function readEffect(

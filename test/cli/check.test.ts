@@ -6,7 +6,7 @@ import { testSettings } from '../jobs/support/queue-fixture.js';
 import { runCli } from '../reliability/support/run-cli.js';
 import { freePort } from '../support/free-port.js';
 
-// Issue #32, item 8: `tms-sync check`, as a user runs it before the first sync.
+// `tms-sync check`, as a user runs it before the first sync.
 
 let sim: SimHandle;
 const env = (overrides: NodeJS.ProcessEnv = {}) => ({

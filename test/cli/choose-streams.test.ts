@@ -8,7 +8,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { runCli } from '../reliability/support/run-cli.js';
 import { stateOf } from '../store/run-pages.js';
 
-// Issue #15, "Choose what runs", as a user types it.
+// Choosing what runs (README.md, "Choose what runs"), as a user types it.
 
 const dir = mkdtempSync(join(tmpdir(), 'tms-choose-'));
 let sim: SimHandle;

@@ -6,7 +6,7 @@ import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
 import { runCli } from '../reliability/support/run-cli.js';
 import { dialects } from '../store/store-fixture.js';
 
-// Issue #35: connections added, paused and removed through the CLI, kept in the control table
+// Connections added, paused and removed through the CLI, kept in the control table
 // tms_connections of the default connection's store, used by every command at once.
 
 const postgres = dialects.find((dialect) => dialect.name === 'postgres')!.fixture();

@@ -6,7 +6,7 @@ import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
 import { runCli } from '../reliability/support/run-cli.js';
 import { dialects } from '../store/store-fixture.js';
 
-// Issue #35, item 4: BI across accounts. Each connection in its own schema, and views that union
+// BI across accounts (docs/connections.md). Each connection in its own schema, and views that union
 // a stream over all of them with a `connection` column, so one query sums across accounts.
 
 const postgres = dialects.find((dialect) => dialect.name === 'postgres')!.fixture();

@@ -8,7 +8,7 @@ import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
 import { runCli } from '../reliability/support/run-cli.js';
 import { dialects } from '../store/store-fixture.js';
 
-// Issue #35: connections as data. One simulator serves two accounts (tokens dev-api-token-1 and
+// Connections as data. One simulator serves two accounts (tokens dev-api-token-1 and
 // -2); the default connection is account 1, the connection "beta" account 2.
 
 const postgres = dialects.find((dialect) => dialect.name === 'postgres')!.fixture();

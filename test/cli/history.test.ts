@@ -7,7 +7,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { scenarioVariants } from '../reliability/convergence/scenario.js';
 import { runCli } from '../reliability/support/run-cli.js';
 
-// Issue #17, history mode, as a user types it, against every variant of the simulator the
+// History mode (docs/history.md), as a user types it, against every variant of the simulator the
 // convergence property uses (record shapes, a renamed sequence field, unsafe ids, envelopes, tokens).
 
 const dir = mkdtempSync(join(tmpdir(), 'tms-history-'));

@@ -9,7 +9,7 @@ import { checkCommand } from '../../src/write-back/admit-command.js';
 import { dialects } from '../store/store-fixture.js';
 import { type SyncSetup, startSyncSetup } from '../support/sync-setup.js';
 
-// Issue #32, item 3: every SQL example of the README, run on both dialects against a store synced
+// Every SQL example of the README, run on both dialects against a store synced
 // from the simulator, answers what the simulator's truth says, to the cent and without a row lost.
 
 type Row = Record<string, unknown>;

@@ -5,7 +5,7 @@ import { runCli } from '../reliability/support/run-cli.js';
 import { dialects } from '../store/store-fixture.js';
 import { recordRun as recordRunOf } from '../support/record-run.js';
 
-// Issue #32, item 8: `tms-sync runs`, the run history of sync_runs without writing SQL.
+// `tms-sync runs`, the run history of sync_runs without writing SQL.
 
 describe.each(dialects)('tms-sync runs on $name', ({ fixture: makeFixture }) => {
   const fixture = makeFixture();

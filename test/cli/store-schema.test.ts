@@ -6,7 +6,7 @@ import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
 import { runCli } from '../reliability/support/run-cli.js';
 import { dialects } from '../store/store-fixture.js';
 
-// Issue #32, item 4: two mirrors in one PostgreSQL database, each in its own schema, each holding
+// Two mirrors in one PostgreSQL database, each in its own schema, each holding
 // the tables of its selected streams only.
 
 const postgres = dialects.find((dialect) => dialect.name === 'postgres')!.fixture();

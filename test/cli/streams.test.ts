@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { streams } from '../../config/streams.js';
 import { runCli } from '../reliability/support/run-cli.js';
 
-// Issue #32, item 8: `tms-sync streams`, the catalogue as this configuration runs it.
+// `tms-sync streams`, the catalogue as this configuration runs it.
 
 const dir = mkdtempSync(join(tmpdir(), 'tms-streams-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

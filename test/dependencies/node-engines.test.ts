@@ -12,7 +12,7 @@ const locked = readJson('package-lock.json').packages as Record<
   { version?: string; engines?: { node?: string } | string[] }
 >;
 
-/** The Node lines we promise to run on (STYLE.md): the oldest release of each our range admits. */
+/** The Node lines we promise to run on (package.json `engines`, docs/dependencies.md): the oldest release of each our range admits. */
 const supportedLines = [20, 22, 24];
 
 function oldestOf(line: number): string {

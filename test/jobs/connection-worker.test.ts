@@ -9,7 +9,7 @@ import { runCli } from '../reliability/support/run-cli.js';
 import { eventually } from './support/queue-fixture.js';
 import { exitWithin, spawnCli } from './support/worker-process.js';
 
-// Issue #35: a worker of one connection keeps every Redis key under its own queue, the default
+// A worker of one connection keeps every Redis key under its own queue, the default
 // connection's keys untouched, and mirrors into the connection's own destination.
 
 const dir = mkdtempSync(join(tmpdir(), 'tms-connection-worker-'));

@@ -10,7 +10,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { eventually, type QueueFixture, queueFixture } from './support/queue-fixture.js';
 import { type CliProcess, killAll, spawnWorker, workerEnv } from './support/worker-process.js';
 
-// Issue #14, item 1: a 429's Retry-After holds every worker of the fleet off for as long as it says
+// A 429's Retry-After holds every worker of the fleet off for as long as it says
 // (also past BullMQ's own 30 s cap), and no job loses its lock meanwhile.
 
 let sim: SimHandle;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/free-port.js';
 import { type CliProcess, exitWithin, spawnCli } from './support/worker-process.js';
 
-// Issue #14, item 6: with Redis down, silent or refusing the password, `trigger`, `worker` and
+// With Redis down, silent or refusing the password, `trigger`, `worker` and
 // `status` answer within seconds naming REDIS_URL (never its password), and a worker still
 // starting stops on the first SIGTERM.
 

@@ -8,7 +8,7 @@ import { runCli } from '../reliability/support/run-cli.js';
 import { eventually, type QueueFixture, queueFixture } from './support/queue-fixture.js';
 import { type CliProcess, killAll, spawnWorker, workerEnv } from './support/worker-process.js';
 
-// Issue #32, item 2: /readyz is red while the worker cannot do its job, with the reason; /healthz
+// /readyz is red while the worker cannot do its job, with the reason; /healthz
 // stays liveness; /metrics and `status` say the same.
 
 let sim: SimHandle;

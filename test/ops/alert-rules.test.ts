@@ -12,7 +12,7 @@ const rulesFile = join(root, 'docs', 'ops', 'prometheus-alerts.yml');
 const rulesTests = join(root, 'docs', 'ops', 'prometheus-alerts.test.yml');
 const dashboardFile = join(root, 'docs', 'ops', 'grafana-dashboard.json');
 
-/** Metrics the rules may name before this code exports them: the write-back outbox's (issue 16). */
+/** Metrics the rules may name before this code exports them: the write-back outbox's (docs/write-back.md). */
 const announced = new Set(['tms_sync_commands']);
 
 interface Panel {

@@ -3,7 +3,7 @@ import { differencesFromTruth } from '../../src/cli/store-vs-truth.js';
 import { restStreams } from '../../src/sim/admin/sim-truth.js';
 import { describeOnEachDialect, useSyncSetup } from '../support/on-each-dialect.js';
 
-// Issue #14, item 5: the ids `.` and `..` must reach the TMS as ids, not as dot segments that a
+// The ids `.` and `..` must reach the TMS as ids, not as dot segments that a
 // proxy resolves into another resource (`GET /invoice/invoices/..` is `GET /invoice/`). tms-sim's
 // `dots` ids make the first invoice and client `.` and `..`, and it resolves raw dot segments
 // before routing as a proxy would.

@@ -8,9 +8,9 @@ import { selectPartitions } from '../../src/sync/select-partitions.js';
 import { dialects } from '../store/store-fixture.js';
 import { startSyncSetup } from '../support/sync-setup.js';
 
-// Issue #19: whether to go on is decided by whether the TMS answers at all, and a fault costs at
+// Whether to go on is decided by whether the TMS answers at all, and a fault costs at
 // most the request (or the parent) it hit. Each case runs against the default simulator and a
-// variant that makes other choices where the spec is silent.
+// variant that makes other choices where docs/api.md leaves the choice open.
 
 const small = { invoices: 60, clients: 15, operators: 1 } as const;
 const variants: StartSimOptions[] = [

@@ -6,7 +6,7 @@ import { stateOf } from '../store/run-pages.js';
 import { dialects, type StoreFixture } from '../store/store-fixture.js';
 import { type SyncSetup, startSyncSetup } from '../support/sync-setup.js';
 
-// Issue #14, item 2: a listing that never ends, or a TMS that answers ever so slowly, cannot hold
+// A listing that never ends, or a TMS that answers ever so slowly, cannot hold
 // a run forever: each run has a bound, in pages and in time, and its error names the setting.
 
 const listing = '/invoice/invoices/';

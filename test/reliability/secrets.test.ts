@@ -57,7 +57,7 @@ describe('secrets', () => {
     expect(synced.code).toBe(0);
     expect(synced.stderr).toContain('"level":20');
     const refused = await runCli(['sync', 'invoices'], { ...env, TMS_API_TOKEN: wrongToken });
-    // Refused at the first login, before any run: one line naming the setting (issue #15).
+    // Refused at the first login, before any run: one line naming the setting.
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('TMS_API_TOKEN');
     const status = await runCli(['status', '--json'], env);

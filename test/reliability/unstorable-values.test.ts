@@ -4,7 +4,7 @@ import { StoreRefusedError } from '../../src/store/errors.js';
 import { commitRecords, stateOf } from '../store/run-pages.js';
 import { describeOnEachDialect, useSyncSetup } from '../support/on-each-dialect.js';
 
-// Issue #14, item 4: a value PostgreSQL's jsonb and text cannot hold (U+0000) must not block a
+// A value PostgreSQL's jsonb and text cannot hold (U+0000) must not block a
 // stream for good; what no store can hold fails its page clearly and for good, naming the record.
 
 describeOnEachDialect('values a store column cannot hold', (fixture) => {

@@ -4,7 +4,7 @@ import type { Store } from '../../src/store/store.js';
 import { now } from './records.js';
 import { dialects } from './store-fixture.js';
 
-// Issue #32, item 4: the store holds the tables of the selected streams only.
+// The store holds the tables of the selected streams only.
 
 const relations = {
   sqlite: "select name from sqlite_master where type in ('table', 'view') and name not like 'sqlite_%'",

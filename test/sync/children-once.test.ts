@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeOnEachDialect, useSyncSetup } from '../support/on-each-dialect.js';
 
-// Issue #15: `sync --full` fetched every invoice's children twice (1,906 pages for 953 invoices).
+// `sync --full` fetched every invoice's children twice (1,906 pages for 953 invoices).
 
 describeOnEachDialect('child streams', (fixture) => {
   const { store, setup } = useSyncSetup(fixture, { invoices: 120, clients: 20, operators: 1 });

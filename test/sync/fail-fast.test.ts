@@ -9,7 +9,7 @@ import { runCli } from '../reliability/support/run-cli.js';
 import { dialects } from '../store/store-fixture.js';
 import { startSyncSetup } from '../support/sync-setup.js';
 
-// Issue #15, "Fail fast, once, with the setting named".
+// Fail fast, once, with the setting named (docs/sync-engine.md, "Choices made here").
 
 /** A port nothing listens on: bound once, then closed. */
 async function closedPort(): Promise<number> {

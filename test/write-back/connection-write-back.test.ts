@@ -6,7 +6,7 @@ import { createSimAdminClient } from '../../src/sim/sim-admin-client.js';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
 import { runCli } from '../reliability/support/run-cli.js';
 
-// Issue #35: write-back commands of two accounts never cross. Both accounts of the simulator have
+// Write-back commands of two accounts never cross. Both accounts of the simulator have
 // an invoice with the same id; a payment added for the connection "beta" reaches account 2 alone.
 
 let sim: SimHandle;

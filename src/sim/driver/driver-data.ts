@@ -29,7 +29,7 @@ export interface PackagingAmount {
   balance: number;
 }
 
-/** Writes the spec gives no listing for: kept so tests and the report can see them. */
+/** Writes docs/api.md gives no listing for: kept so tests and the report can see them. */
 export interface WriteLog {
   refuelingStops: unknown[];
   activityChanges: unknown[];
@@ -82,7 +82,7 @@ export interface StoredFile {
 export interface Device {
   hardwareCode: string;
   operatorId: string;
-  /** The request's body as sent (the spec does not show its fields). */
+  /** The request's body as sent (docs/api.md does not show its fields). */
   request: Readonly<Record<string, unknown>>;
   registeredAt: string;
   updatedAt: string;

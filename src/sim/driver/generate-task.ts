@@ -84,7 +84,7 @@ function generateAddress(rng: Rng, name: string): TaskAddress {
     phone: `${dial} ${rng.int(10, 79)} ${rng.int(100, 999)} ${rng.int(1000, 9999)}`,
     mobile: `${dial} ${rng.int(150, 179)} ${rng.int(1000, 9999)} ${rng.int(100, 999)}`,
     annotation: rng.chance(0.2) ? 'Closed between 12:00 and 13:00' : '',
-    // `number` is not explained by the spec; it is filled as the geocoding precision in metres.
+    // `number` is not explained by docs/api.md; it is filled as the geocoding precision in metres.
     location: {
       latitude: round(city.latitude + (rng.next() - 0.5) * 0.08, 6),
       longitude: round(city.longitude + (rng.next() - 0.5) * 0.12, 6),

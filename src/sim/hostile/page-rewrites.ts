@@ -14,7 +14,7 @@ export interface PageJson {
 export interface PageRequest {
   /** The cursor the request carried, if any. */
   readonly cursor: string | undefined;
-  /** The page size asked for. @default 100 (the spec's default) */
+  /** The page size asked for. @default 100 (docs/api.md's default) */
   readonly limit: number;
   /** A new cursor no real listing gives, for the endless empty pages. */
   readonly fakeCursor: () => string;

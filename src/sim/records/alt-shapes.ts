@@ -48,7 +48,7 @@ const addressbookEntry: Reshape = (entry) => ({ ...entry, geo: entry.location ??
 /**
  * `--record-shapes alt`: one other TMS, written by hand in the spirit of the one tms-sync first met
  * outside tms-sim (docs/simulator.md): other names, flat totals, amounts as strings, objects where
- * tms-sim has strings, fields missing, new fields, a task status outside the spec's list. Every key
+ * tms-sim has strings, fields missing, new fields, a task status outside docs/api.md's list. Every key
  * and the fields other streams are fetched by are kept (shape-rules.ts). Streams without an entry
  * are served in tms-sim's shape; the planning's tasks, rides and goods take theirs (record-shapes.ts).
  */

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, Location, Nullable, Sequence } from './common.js';
 
-// The spec shows only `id`, `modifiedAt` and the sequence of clients, contacts and address-book
+// docs/api.md shows only `id`, `modifiedAt` and the sequence of clients, contacts and address-book
 // entries (2.5), and `phone` in the client patch example (2.4); the rest is chosen here.
 
 export const PostalAddress = Type.Object({

@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, Int32, Location, Nullable } from './common.js';
 import { TaskCompletion, TaskStatus } from './task.js';
 
-// Request bodies of the Driver API writes. The spec shows none of them (4.1: "not shown"); every
+// Request bodies of the Driver API writes. docs/api.md shows none of them (docs/api.md, Operations); every
 // shape here is chosen here. Each may carry `mutationId`, the key that get-processed-mutations reports.
 const MutationId = Type.Optional(Type.String({ minLength: 1, maxLength: 200 }));
 
@@ -82,7 +82,7 @@ export const ChatMessageRequest = Type.Object({
 export type ChatMessageRequest = Static<typeof ChatMessageRequest>;
 
 /**
- * POST /driver-api/chat/messages/{id}/confirm. The spec names the chat message as body; only the
+ * POST /driver-api/chat/messages/{id}/confirm. docs/api.md names the chat message as body; only the
  * mutation id and an optional read time are used, other fields are accepted and ignored.
  */
 export const ChatConfirmRequest = Type.Object({
@@ -100,7 +100,7 @@ export const PushRegistration = Type.Object({
 export type PushRegistration = Static<typeof PushRegistration>;
 
 /**
- * PUT /driver-api/devices/{hardwareCode}: creates or updates the device. The spec does not show the
+ * PUT /driver-api/devices/{hardwareCode}: creates or updates the device. docs/api.md does not show the
  * "mobile device request", so any JSON object is taken and kept as sent; only a `mutationId`, when
  * one is sent, must be what every write's is.
  */

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { CalendarDate, DateTime, Nullable, Sequence } from './common.js';
 
-// The spec shows only `id`, `modifiedAt` and the sequence of invoices (2.5); the rest is chosen here.
+// docs/api.md shows only `id`, `modifiedAt` and the sequence of invoices (docs/api.md, Records); the rest is chosen here.
 
 export const InvoiceStatus = Type.Union([
   Type.Literal('preliminary'),

@@ -19,7 +19,7 @@ const notShownFates: readonly Fate[] = [
   'nest',
   'absentSome',
 ];
-// A field the spec shows keeps its name: a reader may rely on the name, never on the value.
+// A field docs/api.md shows keeps its name: a reader may rely on the name, never on the value.
 const shownFates: readonly Fate[] = ['keep', 'keep', 'nullSome', 'absentSome', 'retypeSome'];
 
 /** The fate of the field at `path` of the stream's records. */

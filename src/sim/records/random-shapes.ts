@@ -28,7 +28,7 @@ interface Slot {
 
 /** Share of the records a `...Some` fate or a dropped key applies to. */
 const someShare = 0.3;
-/** Share of the records whose shown enum field holds a value outside the spec's list. */
+/** Share of the records whose shown enum field holds a value outside docs/api.md's list. */
 const offEnumShare = 0.15;
 
 const isObject = (value: unknown): value is Json =>
@@ -36,10 +36,10 @@ const isObject = (value: unknown): value is Json =>
 
 /**
  * `--record-shapes random`: a TMS whose record shapes are chosen from a seed, so tests meet shapes
- * nobody wrote by hand. Per stream, every field the spec does not show, nested ones included, is
+ * nobody wrote by hand. Per stream, every field docs/api.md does not show, nested ones included, is
  * kept, renamed, retyped, nulled or left out in some records, dropped, or moved into a nested
- * object, and 1-3 new fields appear; fields the spec shows keep their names but are sometimes
- * absent, null or of another type, and shown enums sometimes hold a value outside the spec's list.
+ * object, and 1-3 new fields appear; fields docs/api.md shows keep their names but are sometimes
+ * absent, null or of another type, and shown enums sometimes hold a value outside docs/api.md's list.
  * Keys and the fields other streams are fetched by are never touched (shape-rules.ts), except keys
  * the engine may replace by a position, left out of some records. Every choice is a hash of
  * (seed, stream, path) or (seed, record, path): the same record is always served the same way.

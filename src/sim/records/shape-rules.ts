@@ -1,7 +1,7 @@
 /**
  * What a record-shapes variant must leave alone, per stream (the names of docs/streams.md): the
  * protocol the engine relies on (the key, the fields other streams are fetched by), and the fields
- * the spec shows (docs/api.md, Records), which keep their names but may be absent, null, of
+ * docs/api.md shows (docs/api.md, Records), which keep their names but may be absent, null, of
  * another type, or hold a value outside their enum. Paths are dotted (`client.id`); the elements of
  * an array share their array's path (`taskSettings.flow.action`).
  */
@@ -10,11 +10,11 @@ export interface ShapeRules {
   readonly key?: string;
   /** Paths served exactly as they are; the objects above them keep their name and kind. */
   readonly protected: readonly string[];
-  /** Top-level fields the spec shows, with everything under them: same name, sometimes absent, null or retyped. */
+  /** Top-level fields docs/api.md shows, with everything under them: same name, sometimes absent, null or retyped. */
   readonly shown: readonly string[];
   /** The record's key when the engine may key it by position instead (docs/records.md): left out of some records in `random`. */
   readonly droppableKey?: string;
-  /** Values outside the spec's enum that some records carry, per path of a shown enum field. */
+  /** Values outside docs/api.md's enum that some records carry, per path of a shown enum field. */
   readonly offEnum?: Readonly<Record<string, readonly string[]>>;
   /** Fields holding records of another stream, served in that stream's shape. */
   readonly embedded?: Readonly<Record<string, string>>;

@@ -103,7 +103,7 @@ export const GoodSettings = Type.Object({
 });
 
 /**
- * Task record, docs/api.md, Records, in full. `id` is chosen here: the spec lists no task key, yet
+ * Task record, docs/api.md, Records, in full. `id` is chosen here: docs/api.md lists no task key, yet
  * filters (`ids`) and PATCH /driver-api/tasks/{id} need one.
  */
 export const Task = Type.Object({

@@ -1,6 +1,6 @@
 import type { ColumnType } from '../../../config/stream-definition.js';
 
-/** Where a typed column came from: the catalogue (a field the spec shows, stable name) or the data. */
+/** Where a typed column came from: the catalogue (a field docs/api.md shows, stable name) or the data. */
 export type ColumnOrigin = 'spec' | 'inferred';
 
 /** A typed column of a stream table: the value at `path` in each record, converted to `type`. */

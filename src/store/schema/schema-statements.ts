@@ -67,7 +67,7 @@ export function historyGrowth(
 
 /**
  * The `stream_columns` rows of columns from `position` on, one statement for all of them (a new
- * table registers tens at once; at most `maxInferredColumns` plus the spec's, far below either
+ * table registers tens at once; at most `maxInferredColumns` plus docs/api.md's, far below either
  * dialect's cap on bound values). None for no columns.
  */
 export function registerColumns(

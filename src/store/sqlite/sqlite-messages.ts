@@ -74,7 +74,7 @@ export interface PageMessage {
 /**
  * The SQLite connection, on its own thread. better-sqlite3 is synchronous: on the main thread
  * every page write stopped the fetching and parsing of the next page (the largest lever measured,
- * BENCHMARKS.md, "What moved the figures"). Statements run in the order sent; the caller
+ * docs/performance-history.md, "What moved the figures"). Statements run in the order sent; the caller
  * (Kysely's driver) holds a mutex for transactions, exactly as with one connection in-thread.
  */
 export interface SqliteThread {

@@ -8,7 +8,7 @@ import { sqliteTypes } from './sqlite-types.js';
 
 /**
  * Rows per statement of a page upsert: eight rows to a statement cost the SQLite thread ~15% less
- * than one (BENCHMARKS.md, "2026-11-24 (rows per statement)"), sixteen no less; a wide table gets
+ * than one (docs/performance-history.md, "2026-11-24 (rows per statement)"), sixteen no less; a wide table gets
  * fewer, so a statement never binds more than 999 values (SQLite's historical limit).
  */
 const rowsPerStatement = 8;
