@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import type { StreamDefinition } from '../../config/stream-definition.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { Store, StoredVersion } from '../../src/store/store.js';
+import type { PartitionRun, Store, StoredVersion } from '../../src/store/store.js';
 import { describeOnEachDialect } from '../support/on-each-dialect.js';
 import { invoice, keyed } from './records.js';
 import { inRun, type TestPage, type TestRunOptions } from './run-pages.js';
@@ -21,11 +21,11 @@ function expectContiguous(versions: readonly StoredVersion[]): void {
   });
 }
 
-/** One page in a run of its own at the given time; answers the run's id. */
-async function writeRun(
+/** `work` in a run of its own at the given time; answers the run's id. */
+async function runOf(
   store: Store,
   stream: string,
-  page: TestPage,
+  work: (run: PartitionRun) => Promise<void>,
   options: TestRunOptions = {},
 ): Promise<number> {
   let runId = 0;
@@ -34,11 +34,21 @@ async function writeRun(
     stream,
     async (run) => {
       runId = run.runId ?? 0;
-      await run.commitPage({ state: { strategyState: null }, ...page });
+      await work(run);
     },
     options,
   );
   return runId;
+}
+
+/** One page in a run of its own at the given time; answers the run's id. */
+function writeRun(
+  store: Store,
+  stream: string,
+  page: TestPage,
+  options: TestRunOptions = {},
+): Promise<number> {
+  return runOf(store, stream, (run) => run.commitPage({ state: { strategyState: null }, ...page }), options);
 }
 
 describeOnEachDialect('history mode', (fixture) => {
@@ -62,16 +72,8 @@ describeOnEachDialect('history mode', (fixture) => {
     const rewrite = [{ key: 'a', sequence: 2, data: invoice('a', 1) as never }];
     await writeRun(store, 'invoices', { records: rewrite }, { now: at(2) });
     const paid = await write([invoice('a', 3, { status: 'paid' })], 3);
-    let deleted = 0;
-    await inRun(
-      store,
-      'invoices',
-      async (run) => {
-        deleted = run.runId!;
-        await run.markMissing({ seenIds: [], reason: 'reconcile_missing' });
-      },
-      { now: at(4) },
-    );
+    const gone = (run: PartitionRun) => run.markMissing({ seenIds: [], reason: 'reconcile_missing' });
+    const deleted = await runOf(store, 'invoices', gone, { now: at(4) });
     const restored = await write([invoice('a', 4, { status: 'paid' })], 5);
 
     const versions = await store.history('invoices', { id: 'a' });
@@ -134,19 +136,10 @@ describeOnEachDialect('history mode', (fixture) => {
   it('child scopes replaced by a parent change close and open versions per child row', async () => {
     const store = await open(await fixture.freshUrl(), ['invoice_lines']);
     const line = (id: string, amount: number) => ({ id, amount, description: `line ${id}` });
-    const replace = async (lines: object[], hours: number) => {
-      let runId = 0;
-      await inRun(
-        store,
-        'invoice_lines',
-        async (run) => {
-          runId = run.runId!;
-          await run.replaceScopes([{ scope: 'inv-1', records: keyed(lines) }]);
-        },
-        { now: at(hours) },
-      );
-      return runId;
-    };
+    const replace = (lines: object[], hours: number) =>
+      runOf(store, 'invoice_lines', (run) => run.replaceScopes([{ scope: 'inv-1', records: keyed(lines) }]), {
+        now: at(hours),
+      });
     const first = await replace([line('1', 10), line('2', 20)], 0);
     const second = await replace([line('1', 11), line('3', 30)], 1);
     const one = await store.history('invoice_lines', { id: '1', scope: 'inv-1' });

@@ -67,19 +67,7 @@ export function commitRecords(
   return inRun(store, stream, (run) => run.commitPage({ state: { strategyState: null }, ...page }), options);
 }
 
-/** The committed state of a stream partition, as `listStates` reads it; version 0 when never written. */
+/** The committed state of a stream partition, as a run finds it when it opens (a dry run: it records nothing). */
 export async function stateOf(store: Store, stream: string, partition = ''): Promise<SyncState> {
-  const found = (await store.listStates()).find((s) => s.stream === stream && s.partition === partition);
-  return (
-    found ?? {
-      stream,
-      partition,
-      watermark: null,
-      cursor: null,
-      cycleMaxSequence: null,
-      strategyState: null,
-      version: 0,
-      updatedAt: null,
-    }
-  );
+  return (await openTestRun(store, stream, { partition, dryRun: true })).state();
 }
