@@ -73,7 +73,9 @@ export async function openConnectionWorker(options: ConnectionWorkerOptions): Pr
     readiness,
     workers: () => readHeartbeats(redis, settings.worker),
     heldDeletes: () => store.heldDeletes(),
-    tmsOrigin: settings.baseUrl ? new URL(settings.baseUrl).origin : undefined,
+    // Responses are seen by origin, not by client: connections of one TMS host would count each
+    // other's, so a worker of many leaves the count by status out (tms_sync_tms_* stay per client).
+    tmsOrigin: settings.baseUrl && !fleet ? new URL(settings.baseUrl).origin : undefined,
     traffic: () => client.traffic(),
     commandCounts: () => store.commands.counts(),
   });
