@@ -13,7 +13,7 @@ import { type OpsServer, startOpsServer } from '../ops/ops-server.js';
 import { exitCodes, runCommand } from './cli-failure.js';
 import { withConnection } from './cli-logger.js';
 import { type ConnectionFlag, connectionOption } from './connection-option.js';
-import { openConnectionWorker } from './connection-worker.js';
+import { type ConnectionWorker, openConnectionWorker } from './connection-worker.js';
 import { startWorkerFleet } from './worker-fleet.js';
 
 export function registerWorkerCommand(program: Command): void {
@@ -163,9 +163,9 @@ async function startFleetWorker(settings: Settings, logger: Logger): Promise<Run
       settings,
       queue: defaultQueue,
       redis,
+      // Liveness asks that some store answers: one connection's store away must not restart them all.
       store: {
-        ping: async () =>
-          void (await Promise.all(running().map((worker) => worker.engine.context.store.ping()))),
+        ping: async () => void (running().length > 0 && (await Promise.any(running().map(pingStore)))),
       },
       metrics: { registry: mergedMetrics(() => running().map((worker) => worker.metrics.registry)) },
       logger,
@@ -188,6 +188,8 @@ async function startFleetWorker(settings: Settings, logger: Logger): Promise<Run
     throw error;
   }
 }
+
+const pingStore = (worker: ConnectionWorker) => worker.engine.context.store.ping();
 
 function nextSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {

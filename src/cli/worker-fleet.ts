@@ -87,7 +87,7 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
     const active = new Map(
       connectionNames(wanted)
         .filter((name) => wanted.connections[name]?.paused !== true)
-        .map((name) => [name, JSON.stringify(wanted.connections[name] ?? null)]),
+        .map((name) => [name, shapeOf(wanted, name)]),
     );
     const gone = [...running].filter(([name, entry]) => active.get(name) !== entry.shape);
     await Promise.all(
@@ -126,6 +126,12 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
       return graceful.every(Boolean);
     },
   };
+}
+
+/** What a running connection restarts on when it changes: its entry, less `paused` (a resume changes nothing). */
+function shapeOf(settings: Settings, name: string): string {
+  const { paused: _paused, ...entry } = settings.connections[name] ?? {};
+  return JSON.stringify(entry);
 }
 
 /** Connections opened at once when many start (a fleet's first start, a batch of `connections add`). */

@@ -120,9 +120,11 @@ describe('worker --all-connections', () => {
     await eventually(() => lineOf('delta', 'sync job completed'), 15_000, "delta's backfill done");
     const verified = await verify('delta', 3);
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    expect((await runCli(['connections', 'remove', 'delta'], env)).code).toBe(0);
+    await eventually(() => lineOf('delta', 'connection removed'), 10_000, 'delta removed');
   }, 45_000);
 
-  it('runs no job of a paused connection 10 s after `connections pause`', async () => {
+  it('runs no job of a paused connection 10 s after `connections pause`, and runs it again on `resume`', async () => {
     const queue = new Queue('tms-sync.beta', { connection: redis, prefix });
     try {
       expect((await runCli(['connections', 'pause', 'beta'], env)).code).toBe(0);
@@ -133,19 +135,18 @@ describe('worker --all-connections', () => {
       await new Promise((resolve) => setTimeout(resolve, 2500));
       expect(await queue.getCompletedCount()).toBe(completed);
       expect(await queue.getActiveCount()).toBe(0);
-      const others = await lineCount('default', 'sync job completed');
-      await eventually(
-        async () => (await lineCount('default', 'sync job completed')) > others,
-        5000,
-        'default runs on',
-      );
+      const others = lineCount('default', 'sync job completed');
+      await eventually(() => lineCount('default', 'sync job completed') > others, 5000, 'default runs on');
+      const betaRuns = lineCount('beta', 'sync job completed');
+      expect((await runCli(['connections', 'resume', 'beta'], env)).code).toBe(0);
+      await eventually(() => lineCount('beta', 'sync job completed') > betaRuns, 10_000, 'beta runs again');
     } finally {
       await queue.close();
     }
   }, 30_000);
 });
 
-async function lineCount(connection: string, text: string): Promise<number> {
+function lineCount(connection: string, text: string): number {
   return worker.lines.filter((line) => line.includes(`"connection":"${connection}"`) && line.includes(text))
     .length;
 }
