@@ -46,7 +46,10 @@ export function registerWorkerCommand(program: Command): void {
       new Option(
         '--all-connections',
         'serve every connection in this one process (each its own queue and store), following connections add|pause|resume|remove',
-      ).conflicts('connection'),
+      )
+        // Where the command line is fixed (the image's `worker`), as TMS_CONNECTION for one connection.
+        .env('TMS_ALL_CONNECTIONS')
+        .conflicts('connection'),
     )
     .action(async (flags: ConnectionFlag & { allConnections?: boolean }) => {
       await runCommand('worker', async () =>
