@@ -60,7 +60,13 @@ export async function openConnectionWorker(options: ConnectionWorkerOptions): Pr
           requestsPerSecond: settings.tms.maxRequestsPerSecond,
         })
       : undefined;
-  const engine = await createSyncEngine({ settings, logger, clientOptions: { budget } });
+  const engine = await createSyncEngine({
+    settings,
+    logger,
+    clientOptions: { budget },
+    // Many connections share one PostgreSQL server: a pool for the runs it may hold, the metrics and the outbox.
+    ...(fleet ? { poolSize: fleet.concurrency + 2 } : {}),
+  });
   const queue = openSyncQueue(settings, redis);
   // Read per scrape and readiness check: the configured partitions listed once, then two reads.
   const configured = selectPartitions([], settings);

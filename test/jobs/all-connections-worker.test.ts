@@ -6,14 +6,14 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
 import { runCli } from '../reliability/support/run-cli.js';
+import { dialects } from '../store/store-fixture.js';
 import { deleteKeysUnder, eventually } from './support/queue-fixture.js';
 import { type CliProcess, exitWithin, spawnCli } from './support/worker-process.js';
 
-// Issue #35: one worker process serves every connection, each into its own store, follows
-// `connections add|pause` within 10 s, and one connection's refused token parks that one only.
+// Issue #35: one worker process serves every connection, each into its own store (a SQLite file,
+// a PostgreSQL schema), follows `connections add|pause|resume|remove` within 10 s, and one
+// connection's refused token parks that one only.
 
-const dir = mkdtempSync(join(tmpdir(), 'tms-all-connections-'));
-const prefix = `test-all-${process.pid}-${Date.now()}`;
 const redis = new Redis('redis://127.0.0.1:6379', { lazyConnect: true });
 let sim: SimHandle;
 let worker: CliProcess;
@@ -42,50 +42,64 @@ const verify = (connection: string, account: number) =>
 beforeAll(async () => {
   sim = await startSim({ accounts: 4, invoices: 30, clients: 5, operators: 1 });
   await redis.connect();
-  const config = join(dir, 'tms-sync.jsonc');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      storeUrl: `sqlite:${join(dir, 'tms.sqlite')}`,
-      streams: { include: ['invoices'] },
-      schedule: { everySeconds: 1 },
-      reconcileSchedule: false,
-      connections: {
-        beta: { apiToken: 'env:BETA_TOKEN' },
-        broken: { apiToken: 'env:BROKEN_TOKEN' },
-      },
-    }),
-  );
-  env = {
-    TMS_SYNC_CONFIG: config,
-    TMS_BASE_URL: sim.url,
-    TMS_API_TOKEN: 'dev-api-token-1',
-    BETA_TOKEN: 'dev-api-token-2',
-    BROKEN_TOKEN: 'a-revoked-token',
-    DELTA_TOKEN: 'dev-api-token-3',
-    QUEUE_PREFIX: prefix,
-  };
-  worker = spawnCli(['worker', '--all-connections'], {
-    ...env,
-    OPS_PORT: '0',
-    LOG_LEVEL: 'info',
-    WORKER_CONNECTION_CONCURRENCY: '1',
-  });
-  const started = JSON.parse(await worker.waitForLine('"worker started"', 20_000)) as Record<string, unknown>;
-  expect(started.connections).toEqual(expect.arrayContaining(['default', 'beta', 'broken']));
-  ops = started.ops as string;
 });
-
 afterAll(async () => {
-  worker?.child.kill('SIGTERM');
-  if (worker) expect(await exitWithin(worker, 20_000)).toBe(0);
-  await deleteKeysUnder(redis, prefix);
   await redis.quit();
   await sim.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
-describe('worker --all-connections', () => {
+describe.each(dialects)('worker --all-connections on $name', ({ name, fixture: makeFixture }) => {
+  const fixture = makeFixture();
+  const dir = mkdtempSync(join(tmpdir(), 'tms-all-connections-'));
+  const prefix = `test-all-${name}-${process.pid}-${Date.now()}`;
+
+  beforeAll(async () => {
+    const config = join(dir, 'tms-sync.jsonc');
+    const storeUrl = name === 'sqlite' ? `sqlite:${join(dir, 'tms.sqlite')}` : await fixture.freshUrl();
+    writeFileSync(
+      config,
+      JSON.stringify({
+        storeUrl,
+        streams: { include: ['invoices'] },
+        schedule: { everySeconds: 1 },
+        reconcileSchedule: false,
+        connections: {
+          beta: { apiToken: 'env:BETA_TOKEN' },
+          broken: { apiToken: 'env:BROKEN_TOKEN' },
+        },
+      }),
+    );
+    env = {
+      TMS_SYNC_CONFIG: config,
+      TMS_BASE_URL: sim.url,
+      TMS_API_TOKEN: 'dev-api-token-1',
+      BETA_TOKEN: 'dev-api-token-2',
+      BROKEN_TOKEN: 'a-revoked-token',
+      DELTA_TOKEN: 'dev-api-token-3',
+      QUEUE_PREFIX: prefix,
+    };
+    worker = spawnCli(['worker', '--all-connections'], {
+      ...env,
+      OPS_PORT: '0',
+      LOG_LEVEL: 'info',
+      WORKER_CONNECTION_CONCURRENCY: '1',
+    });
+    const started = JSON.parse(await worker.waitForLine('"worker started"', 20_000)) as Record<
+      string,
+      unknown
+    >;
+    expect(started.connections).toEqual(expect.arrayContaining(['default', 'beta', 'broken']));
+    ops = started.ops as string;
+  });
+
+  afterAll(async () => {
+    worker?.child.kill('SIGTERM');
+    if (worker) expect(await exitWithin(worker, 20_000)).toBe(0);
+    await deleteKeysUnder(redis, prefix);
+    await fixture.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('converges every connection into its own store while a refused token parks its own connection only', async () => {
     await eventually(() => lineOf('broken', 'sync job failed'), 15_000, "the broken connection's failure");
     await eventually(
