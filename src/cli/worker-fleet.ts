@@ -55,6 +55,17 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
     await entry.worker.stop(file.worker.shutdownTimeoutMs, { finishWithinMs: everyMs / 2 });
     await entry.worker.close();
   };
+  // The control table is in the default connection's store: while it cannot be read, those running
+  // keep running, and a first start runs the config file's connections.
+  const readWanted = async (first: boolean): Promise<Settings | undefined> => {
+    try {
+      return withStoredConnections(file, await control.rows());
+    } catch (error) {
+      const then = first ? "starting the config file's" : 'those running keep running';
+      logger.warn({ err: error }, `cannot read the connections of the control table: ${then}`);
+      return first ? file : undefined;
+    }
+  };
   const startOne = async (name: string, wanted: Settings, shape: string) => {
     const log = logger.child({ connection: name });
     try {
@@ -82,8 +93,9 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
       parked.set(name, reason);
     }
   };
-  const refresh = async () => {
-    const wanted = withStoredConnections(file, await control.rows());
+  const refresh = async (first = false) => {
+    const wanted = await readWanted(first);
+    if (wanted === undefined) return;
     const active = new Map(
       connectionNames(wanted)
         .filter((name) => wanted.connections[name]?.paused !== true)
@@ -101,15 +113,19 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
     await pMap(added, ([name, shape]) => startOne(name, wanted, shape), { concurrency: startsInFlight });
   };
 
-  await refresh();
-  let passing: Promise<void> = Promise.resolve();
+  await refresh(true);
+  // One pass at a time: a pass that starts many connections may take longer than `everyMs`.
+  let passing: Promise<void> | undefined;
   let stopped = false;
   const timer = setInterval(() => {
-    passing = passing
-      .then(() => (stopped ? undefined : refresh()))
+    if (passing || stopped) return;
+    passing = refresh()
       .catch((error: unknown) =>
-        logger.warn({ err: error }, 'cannot read the connections: those running keep running'),
-      );
+        logger.warn({ err: error }, 'a pass over the connections failed; next pass soon'),
+      )
+      .finally(() => {
+        passing = undefined;
+      });
   }, everyMs);
   timer.unref();
   return {
