@@ -13,7 +13,8 @@ export interface WorkerSettings {
   /**
    * Runs of one connection in flight across every worker process at once, kept in Redis as its
    * queue's global concurrency [WORKER_CONNECTION_CONCURRENCY]. Set by `worker --all-connections`
-   * on each connection's queue, so one connection's backfill never holds every slot. @default 4
+   * on each connection's queue, so one connection's backfill never holds every slot: below
+   * WORKER_CONCURRENCY, at most half the fleet's slots. @default 2
    */
   readonly connectionConcurrency: number;
   /** Attempts of a sync job before it stays failed [JOB_ATTEMPTS]. @default 5 */
@@ -45,7 +46,7 @@ export const defaultWorkerSettings: WorkerSettings = Object.freeze({
   queueName: 'tms-sync',
   queuePrefix: 'tms',
   concurrency: 4,
-  connectionConcurrency: 4,
+  connectionConcurrency: 2,
   attempts: 5,
   backoffMs: 10_000,
   lockMs: 30_000,

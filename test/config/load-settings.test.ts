@@ -259,7 +259,7 @@ describe('loadSettings', () => {
       queueName: 'tms-sync',
       queuePrefix: 'tms',
       concurrency: 4,
-      connectionConcurrency: 4,
+      connectionConcurrency: 2,
       attempts: 5,
       backoffMs: 10_000,
       lockMs: 30_000,
