@@ -14,7 +14,7 @@ import { exitCodes, runCommand } from './cli-failure.js';
 import { withConnection } from './cli-logger.js';
 import { type ConnectionFlag, connectionOption } from './connection-option.js';
 import { type ConnectionWorker, openConnectionWorker } from './connection-worker.js';
-import { startWorkerFleet } from './worker-fleet.js';
+import { startWorkerFleet, type WorkerFleet } from './worker-fleet.js';
 
 export function registerWorkerCommand(program: Command): void {
   program
@@ -151,7 +151,7 @@ async function startWorker(settings: Settings, logger: Logger): Promise<RunningW
 async function startFleetWorker(settings: Settings, logger: Logger): Promise<RunningWorker> {
   const redis = await connectRedis(settings);
   const defaultQueue = openSyncQueue(settings, redis);
-  let fleet: Awaited<ReturnType<typeof startWorkerFleet>> | undefined;
+  let fleet: WorkerFleet | undefined;
   const running = () => fleet?.running() ?? [];
   const named = () =>
     running().map((worker) => ({ name: worker.settings.connection, readiness: worker.readiness }));

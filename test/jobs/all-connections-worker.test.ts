@@ -66,6 +66,8 @@ describe.each(dialects)('worker --all-connections on $name', ({ name, fixture: m
         connections: {
           beta: { apiToken: 'env:BETA_TOKEN' },
           broken: { apiToken: 'env:BROKEN_TOKEN' },
+          // Its store cannot be opened (no such directory): parked, the others run.
+          nostore: { apiToken: 'env:BETA_TOKEN', storeUrl: `sqlite:${join(dir, 'missing', 'x.sqlite')}` },
         },
       }),
     );
@@ -100,8 +102,9 @@ describe.each(dialects)('worker --all-connections on $name', ({ name, fixture: m
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('converges every connection into its own store while a refused token parks its own connection only', async () => {
+  it('converges every connection into its own store while a refused token or a store away parks its own connection only', async () => {
     await eventually(() => lineOf('broken', 'sync job failed'), 15_000, "the broken connection's failure");
+    expect(lineOf('nostore', 'connection parked')).toBeDefined();
     await eventually(
       () => lineOf('default', 'sync job completed') && lineOf('beta', 'sync job completed'),
       15_000,
