@@ -2,6 +2,7 @@ import { type Command, Option } from 'commander';
 import { defaultConnectionName } from '../../config/connections/connection-name.js';
 import { loadSettings } from '../../config/load-settings.js';
 import type { Settings } from '../../config/settings.js';
+import { SettingsError } from '../../config/settings-error.js';
 import { connectRedis } from '../../jobs/connect-redis.js';
 import { followConnectionPause } from '../../jobs/follow-connection-pause.js';
 import { openSyncQueue, type SyncQueue } from '../../jobs/sync-queue.js';
@@ -48,18 +49,42 @@ export function registerWorkerCommand(program: Command): void {
         'serve every connection in this one process (each its own queue and store), following connections add|pause|resume|remove',
       )
         // Where the command line is fixed (the image's `worker`), as TMS_CONNECTION for one connection.
-        .env('TMS_ALL_CONNECTIONS')
-        .conflicts('connection'),
+        .env('TMS_ALL_CONNECTIONS'),
     )
-    .action(async (flags: ConnectionFlag & { allConnections?: boolean }) => {
+    .action(async (flags: ConnectionFlag & { allConnections?: boolean }, command: Command) => {
       await runCommand('worker', async () =>
-        flags.allConnections
+        allConnections(flags, command)
           ? runWorker(loadSettings(), startFleetWorker)
           : runWorker(await loadConnection(flags.connection), startWorker),
       );
       // Bounded exit: nothing left open (a keep-alive socket, a timer) may hold the process.
       process.exit();
     });
+}
+
+/**
+ * Whether the worker serves every connection: `--all-connections`, or TMS_ALL_CONNECTIONS set to
+ * 1, true, yes or on (Commander takes any value of a flag's variable as set: `false` would be).
+ */
+function allConnections(flags: ConnectionFlag & { allConnections?: boolean }, command: Command): boolean {
+  const all =
+    command.getOptionValueSource('allConnections') === 'env' ? allFromEnv() : flags.allConnections === true;
+  if (all && flags.connection !== undefined)
+    throw new SettingsError(
+      '--all-connections',
+      'serves every connection: give it or --connection, not both',
+    );
+  return all;
+}
+
+function allFromEnv(): boolean {
+  const value = (process.env.TMS_ALL_CONNECTIONS ?? '').trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['', '0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new SettingsError(
+    'TMS_ALL_CONNECTIONS',
+    `"${value}" is neither true (1, true, yes, on) nor false (0, false, no, off)`,
+  );
 }
 
 /** A started worker: it stops taking jobs (false when it had to force), then releases everything. */
