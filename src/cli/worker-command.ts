@@ -69,7 +69,8 @@ export function registerWorkerCommand(program: Command): void {
 function allConnections(flags: ConnectionFlag & { allConnections?: boolean }, command: Command): boolean {
   const all =
     command.getOptionValueSource('allConnections') === 'env' ? allFromEnv() : flags.allConnections === true;
-  if (all && flags.connection !== undefined)
+  const connectionGiven = ['cli', 'env'].includes(command.getOptionValueSource('connection') ?? '');
+  if (all && connectionGiven)
     throw new SettingsError(
       '--all-connections',
       'serves every connection: give it or --connection, not both',
