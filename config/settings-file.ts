@@ -31,6 +31,7 @@ export const SettingsFile = Type.Object(
           queueName: Type.Optional(Type.String({ minLength: 1 })),
           queuePrefix: Type.Optional(Type.String({ minLength: 1 })),
           concurrency: Type.Optional(Type.Integer({ minimum: 1 })),
+          connectionConcurrency: Type.Optional(Type.Integer({ minimum: 1 })),
           attempts: Type.Optional(Type.Integer({ minimum: 1 })),
           backoffMs: Type.Optional(Type.Integer({ minimum: 0 })),
           lockMs: Type.Optional(Type.Integer({ minimum: 1000 })),

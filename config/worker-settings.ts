@@ -10,6 +10,13 @@ export interface WorkerSettings {
   readonly queuePrefix: string;
   /** Jobs (stream partitions) one worker process runs at once [WORKER_CONCURRENCY]. @default 4 */
   readonly concurrency: number;
+  /**
+   * Runs of one connection in flight across every worker process at once, kept in Redis as its
+   * queue's global concurrency [WORKER_CONNECTION_CONCURRENCY]. Set by `worker --all-connections`
+   * on each connection's queue, so one connection's backfill never holds every slot: below
+   * WORKER_CONCURRENCY, at most half the fleet's slots. @default 2
+   */
+  readonly connectionConcurrency: number;
   /** Attempts of a sync job before it stays failed [JOB_ATTEMPTS]. @default 5 */
   readonly attempts: number;
   /** Base of the exponential back-off between attempts [JOB_BACKOFF_MS]. @default 10000 */
@@ -39,6 +46,7 @@ export const defaultWorkerSettings: WorkerSettings = Object.freeze({
   queueName: 'tms-sync',
   queuePrefix: 'tms',
   concurrency: 4,
+  connectionConcurrency: 2,
   attempts: 5,
   backoffMs: 10_000,
   lockMs: 30_000,
@@ -51,6 +59,7 @@ export const defaultWorkerSettings: WorkerSettings = Object.freeze({
 
 const numbers = {
   WORKER_CONCURRENCY: ['concurrency', 1, 256],
+  WORKER_CONNECTION_CONCURRENCY: ['connectionConcurrency', 1, 256],
   JOB_ATTEMPTS: ['attempts', 1, 100],
   JOB_BACKOFF_MS: ['backoffMs', 0, 86_400_000],
   WORKER_LOCK_MS: ['lockMs', 1000, 3_600_000],

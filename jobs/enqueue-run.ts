@@ -4,6 +4,7 @@ import type { Settings } from '../config/settings.js';
 import type { PartitionSummary } from '../src/sync/run-options.js';
 import { configuredStreams, type SkippedStream, selectPartitions } from '../src/sync/select-partitions.js';
 import { childStreamsOf } from '../src/sync/stream-order.js';
+import { type BackfillClassifier, backfillPriority } from './backfill-priority.js';
 import { deduplicationIdOf, jobNames, type RequestResult, type SyncJobData } from './sync-job.js';
 import type { SyncQueue } from './sync-queue.js';
 
@@ -27,11 +28,17 @@ export interface EnqueuedRun {
  * `keepLastIfActive`: while a job waits, requests fold into it; while one runs, they collapse
  * into exactly one follow-up job; two jobs of one deduplication id never run at once.
  */
-export async function enqueueRun(queue: SyncQueue, data: SyncJobData): Promise<EnqueuedRun> {
+export async function enqueueRun(
+  queue: SyncQueue,
+  data: SyncJobData,
+  { backfill = false }: { readonly backfill?: boolean } = {},
+): Promise<EnqueuedRun> {
   const requestedId = `${data.trigger}-${randomUUID()}`;
   const job = await queue.add(jobNames.sync, data, {
     jobId: requestedId,
     deduplication: { id: deduplicationIdOf(data), keepLastIfActive: true },
+    // A backfill (backfill-priority.ts) waits while any incremental cycle of the queue waits.
+    ...(backfill ? { priority: backfillPriority } : {}),
   });
   const jobId = job.id ?? requestedId;
   if (jobId === requestedId) return { data, jobId, requestedId, state: 'queued' };
@@ -58,18 +65,23 @@ export interface EnqueuedRequest extends RequestResult {
 /**
  * Enqueues a run of every partition the request names, as this process's settings expand it
  * (`selectPartitions`): called in the worker, which knows its partitions and configuration.
+ * With `classifier`, backfills are enqueued behind incremental runs. @default no priorities
  */
 export async function enqueueStreams(
   queue: SyncQueue,
   settings: Settings,
   request: RunRequest,
+  classifier?: BackfillClassifier,
 ): Promise<EnqueuedRequest> {
   const { partitions, skipped } = selectPartitions(request.streams, settings);
   const flags = { full: request.full ?? false, reconcile: request.reconcile ?? false };
   // Many at once (one connection pipelines them): `trigger all` of thousands of operators.
   const runs = await pMap(
     partitions,
-    ({ stream, partition }) => enqueueRun(queue, { stream, partition, trigger: request.trigger, ...flags }),
+    async ({ stream, partition }) => {
+      const data: SyncJobData = { stream, partition, trigger: request.trigger, ...flags };
+      return enqueueRun(queue, data, { backfill: (await classifier?.isBackfill(data)) ?? false });
+    },
     { concurrency: 64 },
   );
   return { runs, skipped };

@@ -6,6 +6,7 @@ import type { RequestBudget } from '../src/client/index.js';
 import type { Logger } from '../src/logger.js';
 import type { PartitionSummary, RunProgress } from '../src/sync/run-options.js';
 import type { SyncEngine } from '../src/sync/sync-engine.js';
+import type { BackfillClassifier } from './backfill-priority.js';
 import { enqueueChildRuns, enqueueRun, enqueueStreams } from './enqueue-run.js';
 import {
   postpone,
@@ -16,6 +17,7 @@ import {
   waitOutPause,
 } from './job-outcome.js';
 import { acquirePartitionLock } from './partition-lock.js';
+import type { RunSlots } from './run-slots.js';
 import {
   jobNames,
   partitionLabel,
@@ -42,6 +44,10 @@ export interface SyncProcessorOptions {
   readonly stopping: AbortSignal;
   /** Told about every finished run (metrics). @default nothing */
   readonly onRun?: (summary: PartitionSummary, data: SyncJobData) => void;
+  /** Which runs are backfills, enqueued behind incremental ones (backfill-priority.ts). @default no priorities */
+  readonly classifier?: BackfillClassifier;
+  /** The process's runs in flight, shared with its other connections (run-slots.ts). @default no limit of its own */
+  readonly slots?: RunSlots;
 }
 
 /**
@@ -52,26 +58,33 @@ export interface SyncProcessorOptions {
  * the outcome to job-outcome.ts, the one place that speaks BullMQ's error language.
  */
 export function createSyncProcessor(options: SyncProcessorOptions): Processor<QueueJobData> {
-  const { queue, redis, budget } = options;
+  const { queue, budget } = options;
   const settings = options.settings.worker;
   return async (queued: QueueJob, token, signal) => {
     if (queued.name === jobNames.request) {
       const request = queued.data as RunRequestData;
       const ctx: SettleContext = { job: queued as SyncJob, token, budget, settings };
       try {
-        return await enqueueStreams(queue, options.settings, { ...request, streams: request.targets });
+        return await enqueueStreams(
+          queue,
+          options.settings,
+          { ...request, streams: request.targets },
+          options.classifier,
+        );
       } catch (error) {
         return settleError(ctx, error);
       }
     }
     const job = queued as SyncJob;
     if (job.name === jobNames.tick) {
-      const run = await enqueueRun(queue, {
+      const data: SyncJobData = {
         stream: job.data.stream,
         partition: job.data.partition,
         trigger: 'schedule',
         ...(job.data.reconcile ? { reconcile: true } : {}),
-      });
+      };
+      const backfill = (await options.classifier?.isBackfill(data)) ?? false;
+      const run = await enqueueRun(queue, data, { backfill });
       return { enqueued: run.jobId };
     }
     const ctx: SettleContext = { job, token, budget, settings };
@@ -85,23 +98,36 @@ export function createSyncProcessor(options: SyncProcessorOptions): Processor<Qu
       log.info({ pausedForMs }, 'the TMS asked every sender to wait (429 Retry-After); job delayed');
       return waitOutPause(ctx, pausedForMs);
     }
-    const lock = await acquirePartitionLock({
-      redis,
-      key: `${queueKeyPrefix(settings)}:partition-lock:${partitionLabel(job.data)}`,
-      owner: job.id ?? '',
-      ttlMs: settings.lockMs,
-    });
-    if (!lock) {
-      log.info('another run holds the partition; postponed');
-      return postpone(ctx);
-    }
+    const stop = AbortSignal.any([options.stopping, ...(signal ? [signal] : [])]);
+    const slot = options.slots ? await options.slots.take(stop) : () => {};
+    if (!slot) return putBack(ctx);
     try {
-      const stop = AbortSignal.any([options.stopping, lock.lost, ...(signal ? [signal] : [])]);
-      return await runAndSettle(options, ctx, stop, log);
+      return await lockAndRun(options, ctx, stop, log);
     } finally {
-      await lock.release();
+      slot();
     }
   };
+}
+
+/** Runs the job under its partition's lock; postponed while another run holds it. */
+async function lockAndRun(options: SyncProcessorOptions, ctx: SettleContext, stop: AbortSignal, log: Logger) {
+  const { job } = ctx;
+  const settings = options.settings.worker;
+  const lock = await acquirePartitionLock({
+    redis: options.redis,
+    key: `${queueKeyPrefix(settings)}:partition-lock:${partitionLabel(job.data)}`,
+    owner: job.id ?? '',
+    ttlMs: settings.lockMs,
+  });
+  if (!lock) {
+    log.info('another run holds the partition; postponed');
+    return postpone(ctx);
+  }
+  try {
+    return await runAndSettle(options, ctx, AbortSignal.any([stop, lock.lost]), log);
+  } finally {
+    await lock.release();
+  }
 }
 
 async function runAndSettle(
@@ -118,6 +144,7 @@ async function runAndSettle(
   }
   if (!summary) return putBack(ctx);
   options.onRun?.(summary, ctx.job.data);
+  if (summary.result === 'succeeded') options.classifier?.completed(ctx.job.data);
   await enqueueChildRuns(options.queue, options.settings, summary).then(
     (runs) => runs.length > 0 && log.info({ children: runs.map((run) => run.jobId) }, 'child runs enqueued'),
     (error: unknown) =>

@@ -6,8 +6,10 @@ import { createLocalBudget, type RequestBudget } from '../src/client/index.js';
 import type { Logger } from '../src/logger.js';
 import type { PartitionSummary } from '../src/sync/run-options.js';
 import type { SyncEngine } from '../src/sync/sync-engine.js';
+import type { BackfillClassifier } from './backfill-priority.js';
 import { type SchedulerSync, syncSchedulers } from './job-schedulers.js';
 import type { Readiness } from './readiness.js';
+import type { RunSlots } from './run-slots.js';
 import { jobNames, type QueueJobData, type QueueJobResult, type SyncJobData } from './sync-job.js';
 import { createSyncProcessor } from './sync-processor.js';
 import type { SyncQueue } from './sync-queue.js';
@@ -34,6 +36,20 @@ export interface SyncWorkerOptions {
   readonly heartbeatMs?: number;
   /** Whether the worker can do its job, written with each heartbeat (`status` shows it). @default not written */
   readonly readiness?: () => Promise<Readiness>;
+  /** Jobs this worker holds at once. @default settings.worker.concurrency */
+  readonly concurrency?: number;
+  /** Backfills enqueued behind incremental runs (backfill-priority.ts). @default no priorities */
+  readonly classifier?: BackfillClassifier;
+  /** The process's runs in flight, shared with its other connections (run-slots.ts). @default none */
+  readonly slots?: RunSlots;
+}
+
+export interface StopOptions {
+  /**
+   * How long the running jobs may go on to their end before they are told to stop after the page
+   * in hand. @default 0 (told at once)
+   */
+  readonly finishWithinMs?: number;
 }
 
 export interface SyncWorker {
@@ -43,7 +59,7 @@ export interface SyncWorker {
    * Takes no new job, lets the running ones stop after their page in hand (they go back to waiting
    * and resume from their checkpoint elsewhere), within `timeoutMs`; false when it had to force.
    */
-  stop(timeoutMs: number): Promise<boolean>;
+  stop(timeoutMs: number, options?: StopOptions): Promise<boolean>;
 }
 
 /** Upserts the schedulers and starts processing; the caller owns queue, Redis and engine. */
@@ -67,7 +83,7 @@ export async function startSyncWorker(options: SyncWorkerOptions): Promise<SyncW
     // Shown as the job's `processedBy` (Bull Board, status): which process runs a partition.
     name,
     prefix: settings.worker.queuePrefix,
-    concurrency: settings.worker.concurrency,
+    concurrency: options.concurrency ?? settings.worker.concurrency,
     lockDuration: settings.worker.lockMs,
     stalledInterval: settings.worker.lockMs,
     // BullMQ's default of 1 would fail a job the second time its worker dies (a deploy, an OOM kill).
@@ -85,12 +101,14 @@ export async function startSyncWorker(options: SyncWorkerOptions): Promise<SyncW
   return {
     worker,
     schedulers,
-    async stop(timeoutMs) {
+    async stop(timeoutMs, { finishWithinMs = 0 } = {}) {
       await heartbeat.stop();
-      stopping.abort(new Error('worker stopping'));
       const closed = worker.close().then(() => true);
-      const timeout = new Promise<boolean>((resolve) => setTimeout(resolve, timeoutMs, false).unref());
-      if (await Promise.race([closed, timeout])) return true;
+      const within = (ms: number) =>
+        Promise.race([closed, new Promise<boolean>((resolve) => setTimeout(resolve, ms, false).unref())]);
+      if (finishWithinMs > 0 && (await within(finishWithinMs))) return true;
+      stopping.abort(new Error('worker stopping'));
+      if (await within(timeoutMs)) return true;
       logger.warn({ timeoutMs }, 'graceful stop timed out; closing the worker by force');
       await worker.close(true);
       return false;

@@ -1,26 +1,21 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { defaultConnectionName } from '../../config/connections/connection-name.js';
 import { loadSettings } from '../../config/load-settings.js';
 import type { Settings } from '../../config/settings.js';
+import { SettingsError } from '../../config/settings-error.js';
 import { connectRedis } from '../../jobs/connect-redis.js';
 import { followConnectionPause } from '../../jobs/follow-connection-pause.js';
-import { createRedisBudget } from '../../jobs/redis-request-budget.js';
 import { openSyncQueue, type SyncQueue } from '../../jobs/sync-queue.js';
-import { startSyncWorker } from '../../jobs/sync-worker.js';
-import { readHeartbeats } from '../../jobs/worker-heartbeat.js';
-import { startCommandDelivery } from '../../jobs/write-back-delivery.js';
 import { connectionStateReader } from '../connections/connection-state.js';
 import { loadConnection } from '../connections/load-connection.js';
 import { createLogger, type Logger } from '../logger.js';
+import { fleetReadiness, mergedMetrics } from '../ops/fleet-ops.js';
 import { type OpsServer, startOpsServer } from '../ops/ops-server.js';
-import { createSyncMetrics } from '../ops/sync-metrics.js';
-import { workerReadiness } from '../ops/worker-readiness.js';
-import { selectPartitions } from '../sync/select-partitions.js';
-import { createSyncEngine } from '../sync/sync-engine.js';
 import { exitCodes, runCommand } from './cli-failure.js';
 import { withConnection } from './cli-logger.js';
 import { type ConnectionFlag, connectionOption } from './connection-option.js';
-import { readHealth } from './stream-status.js';
+import { type ConnectionWorker, openConnectionWorker } from './connection-worker.js';
+import { startWorkerFleet, type WorkerFleet } from './worker-fleet.js';
 
 export function registerWorkerCommand(program: Command): void {
   program
@@ -40,22 +35,74 @@ export function registerWorkerCommand(program: Command): void {
         'One worker serves one connection: with --connection NAME its queue is QUEUE_NAME.NAME (the default\n' +
         "connection's keys unchanged); give each worker process its own OPS_PORT. It follows `connections\n" +
         "pause|resume|remove` within 5 s: a paused or removed connection's queue takes no new job\n" +
-        '(docs/connections.md).',
+        '(docs/connections.md).\n' +
+        'With --all-connections one worker serves the default connection and every connection that is not\n' +
+        'paused (config file and `connections add`), each on its own queue and store, one ops server for\n' +
+        'all; connections added, paused or removed are followed within 5 s. WORKER_CONCURRENCY runs at once\n' +
+        'in the process, at most WORKER_CONNECTION_CONCURRENCY of one connection over every worker, backfills\n' +
+        'after incremental runs (docs/worker.md, "Many connections in one worker").',
     )
     .addOption(connectionOption())
-    .action(async (flags: ConnectionFlag) => {
-      await runCommand('worker', async () => runWorker(await loadConnection(flags.connection)));
+    .addOption(
+      new Option(
+        '--all-connections',
+        'serve every connection in this one process (each its own queue and store), following connections add|pause|resume|remove',
+      )
+        // Where the command line is fixed (the image's `worker`), as TMS_CONNECTION for one connection.
+        .env('TMS_ALL_CONNECTIONS'),
+    )
+    .action(async (flags: ConnectionFlag & { allConnections?: boolean }, command: Command) => {
+      await runCommand('worker', async () =>
+        allConnections(flags, command)
+          ? runWorker(loadSettings(), startFleetWorker)
+          : runWorker(await loadConnection(flags.connection), startWorker),
+      );
       // Bounded exit: nothing left open (a keep-alive socket, a timer) may hold the process.
       process.exit();
     });
 }
 
-/** Runs until SIGINT or SIGTERM; resolves with the exit code. */
-export async function runWorker(settings: Settings): Promise<number> {
+/**
+ * Whether the worker serves every connection: `--all-connections`, or TMS_ALL_CONNECTIONS set to
+ * 1, true, yes or on (Commander takes any value of a flag's variable as set: `false` would be).
+ */
+function allConnections(flags: ConnectionFlag & { allConnections?: boolean }, command: Command): boolean {
+  const all =
+    command.getOptionValueSource('allConnections') === 'env' ? allFromEnv() : flags.allConnections === true;
+  const connectionGiven = ['cli', 'env'].includes(command.getOptionValueSource('connection') ?? '');
+  if (all && connectionGiven)
+    throw new SettingsError(
+      '--all-connections',
+      'serves every connection: give it or --connection, not both',
+    );
+  return all;
+}
+
+function allFromEnv(): boolean {
+  const value = (process.env.TMS_ALL_CONNECTIONS ?? '').trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['', '0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new SettingsError(
+    'TMS_ALL_CONNECTIONS',
+    `"${value}" is neither true (1, true, yes, on) nor false (0, false, no, off)`,
+  );
+}
+
+/** A started worker: it stops taking jobs (false when it had to force), then releases everything. */
+interface RunningWorker {
+  stop(timeoutMs: number): Promise<boolean>;
+  closeAll(): Promise<void>;
+}
+
+/** Runs until SIGINT or SIGTERM; resolves with the exit code. @default start: one connection's worker */
+export async function runWorker(
+  settings: Settings,
+  start: (settings: Settings, logger: Logger) => Promise<RunningWorker> = startWorker,
+): Promise<number> {
   const stopSignal = nextSignal();
   const logger = withConnection(createLogger({ level: settings.logLevel }), settings);
   // A signal during start-up (Redis or the store slow to answer) stops it too: nothing runs yet.
-  const starting = startWorker(settings, logger);
+  const starting = start(settings, logger);
   const first = await Promise.race([
     starting.then((running) => ({ running })),
     stopSignal.then((signal) => ({ signal })),
@@ -65,60 +112,30 @@ export async function runWorker(settings: Settings): Promise<number> {
     starting.then((running) => running.closeAll()).catch(() => undefined);
     return exitCodes.ok;
   }
-  const { worker, commands, closeAll } = first.running;
+  const { running } = first;
   try {
     const signal = await stopSignal;
     logger.info({ signal }, 'stopping: no new jobs; running ones stop after their page in hand');
-    const [graceful, commandsGraceful] = await Promise.all([
-      worker.stop(settings.worker.shutdownTimeoutMs),
-      commands.stop(settings.worker.shutdownTimeoutMs),
-    ]);
-    logger.info({ graceful: graceful && commandsGraceful }, 'worker stopped');
-    return graceful && commandsGraceful ? exitCodes.ok : exitCodes.failed;
+    const graceful = await running.stop(settings.worker.shutdownTimeoutMs);
+    logger.info({ graceful }, 'worker stopped');
+    return graceful ? exitCodes.ok : exitCodes.failed;
   } finally {
-    await closeAll();
+    await running.closeAll();
   }
 }
 
 /**
- * Connects Redis (failing within seconds, REDIS_URL named), opens the engine, binds the ops server,
- * then starts the sync worker and the write-back delivery.
+ * Connects Redis (failing within seconds, REDIS_URL named), opens the connection's engine, binds
+ * the ops server, then starts the sync worker and the write-back delivery.
  */
-async function startWorker(settings: Settings, logger: Logger) {
+async function startWorker(settings: Settings, logger: Logger): Promise<RunningWorker> {
   const redis = await connectRedis(settings);
-  // Every worker of the fleet takes from one budget per TMS tenant, kept in Redis.
-  const budget =
-    settings.baseUrl && settings.apiToken
-      ? createRedisBudget({
-          redis,
-          origin: new URL(settings.baseUrl).origin,
-          apiToken: settings.apiToken,
-          requestsPerSecond: settings.tms.maxRequestsPerSecond,
-        })
-      : undefined;
-  const engine = await createSyncEngine({ settings, logger, clientOptions: { budget } }).catch(
-    async (error: unknown) => {
-      await redis.quit().catch(() => undefined);
-      throw error;
-    },
-  );
-  const queue = openSyncQueue(settings, redis);
-  const paused = await followPause(settings, queue, logger);
-  // Read per scrape and readiness check: the configured partitions listed once, then two reads.
-  const configured = selectPartitions([], settings);
-  const partitions = () => readHealth(engine.context.store, new Date(), configured);
-  const { store, client } = engine.context;
-  const readiness = workerReadiness({ settings, redis, store, client, partitions });
-  const metrics = createSyncMetrics({
-    jobCounts: () => queue.getJobCounts(),
-    partitions,
-    readiness,
-    workers: () => readHeartbeats(redis, settings.worker),
-    heldDeletes: () => engine.context.store.heldDeletes(),
-    tmsOrigin: settings.baseUrl ? new URL(settings.baseUrl).origin : undefined,
-    traffic: () => engine.context.client.traffic(),
-    commandCounts: () => engine.context.store.commands.counts(),
+  const connection = await openConnectionWorker({ settings, redis, logger }).catch(async (error: unknown) => {
+    await redis.quit().catch(() => undefined);
+    throw error;
   });
+  const { queue, metrics } = connection;
+  const paused = await followPause(settings, queue, logger);
   // One connection per process: every series of another connection than the default says which.
   if (settings.connection !== defaultConnectionName)
     metrics.registry.setDefaultLabels({ connection: settings.connection });
@@ -126,10 +143,8 @@ async function startWorker(settings: Settings, logger: Logger) {
   const closeAll = async () => {
     await paused.stop();
     await ops?.close();
-    metrics.close();
-    await queue.close();
+    await connection.close();
     await redis.quit().catch(() => undefined);
-    await engine.close();
   };
   try {
     // Listening before the first job is taken: a port in use stops the start (exit code 2),
@@ -138,41 +153,72 @@ async function startWorker(settings: Settings, logger: Logger) {
       settings,
       queue,
       redis,
-      store: engine.context.store,
+      store: connection.engine.context.store,
       metrics,
       logger,
-      readiness,
+      readiness: connection.readiness,
     });
-    const worker = await startSyncWorker({
-      settings,
-      logger,
-      engine,
-      queue,
-      redis,
-      budget,
-      onRun: (summary) => metrics.observeRun(summary),
-      onRetry: (data) => metrics.observeRetry(data.stream),
-      readiness,
-    });
-    // Write-back (docs/write-back.md): delivery passes beside the sync jobs, on the same client.
-    const commands = await startCommandDelivery({
-      settings,
-      logger,
-      redis,
-      client: engine.context.client,
-      store: engine.context.store,
-      syncQueue: queue,
-    });
+    await connection.start();
     logger.info(
       { ops: ops.url, queue: settings.worker.queueName, concurrency: settings.worker.concurrency },
       'worker started',
     );
-    return { worker, commands, closeAll };
+    return { stop: (timeoutMs) => connection.stop(timeoutMs), closeAll };
   } catch (error) {
     await closeAll();
     throw error;
   }
 }
+
+/**
+ * `--all-connections`: Redis, then the ops server (`/metrics` of every connection, labelled; its
+ * dashboard and webhook on the default connection's queue), then every connection (worker-fleet.ts).
+ */
+async function startFleetWorker(settings: Settings, logger: Logger): Promise<RunningWorker> {
+  const redis = await connectRedis(settings);
+  const defaultQueue = openSyncQueue(settings, redis);
+  let fleet: WorkerFleet | undefined;
+  const running = () => fleet?.running() ?? [];
+  const named = () =>
+    running().map((worker) => ({ name: worker.settings.connection, readiness: worker.readiness }));
+  let ops: OpsServer | undefined;
+  const closeAll = async () => {
+    await ops?.close();
+    await defaultQueue.close();
+    await redis.quit().catch(() => undefined);
+  };
+  try {
+    ops = await startOpsServer({
+      settings,
+      queue: defaultQueue,
+      redis,
+      // Liveness asks that some store answers: one connection's store away must not restart them all.
+      store: {
+        ping: async () => void (running().length > 0 && (await Promise.any(running().map(pingStore)))),
+      },
+      metrics: { registry: mergedMetrics(() => running().map((worker) => worker.metrics.registry)) },
+      logger,
+      readiness: fleetReadiness(redis, named),
+    });
+    fleet = await startWorkerFleet({ file: settings, redis, logger });
+    logger.info(
+      {
+        ops: ops.url,
+        connections: running().map((worker) => worker.settings.connection),
+        concurrency: settings.worker.concurrency,
+        connectionConcurrency: settings.worker.connectionConcurrency,
+      },
+      'worker started',
+    );
+    const started = fleet;
+    return { stop: (timeoutMs) => started.stop(timeoutMs), closeAll };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
+
+const pingStore = (worker: ConnectionWorker) => worker.engine.context.store.ping();
 
 function nextSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {

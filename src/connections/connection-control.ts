@@ -114,6 +114,33 @@ function tableControl(db: Kysely<ControlDatabase>): ConnectionControl {
   };
 }
 
+/** Reads the control table's rows again and again, over one connection held between reads. */
+export interface ControlRowsReader {
+  rows(): Promise<StoredConnection[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * The control table of `file` (the settings as loaded) read on demand: until the table exists,
+ * each read looks again (the first `connections` change makes it), then one connection is kept.
+ */
+export function controlRowsReader(file: Settings): ControlRowsReader {
+  let control: ConnectionControl | undefined;
+  let found = false;
+  return {
+    async rows() {
+      if (!found) {
+        await control?.close();
+        control = await openConnectionControl(file);
+      }
+      const rows = await control!.list();
+      found = rows.length > 0;
+      return rows;
+    },
+    close: async () => control?.close(),
+  };
+}
+
 function emptyControl(): ConnectionControl {
   const unwritable = () => Promise.reject(new Error('the control table was opened to read'));
   return {

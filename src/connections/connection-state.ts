@@ -1,5 +1,5 @@
 import type { Settings } from '../../config/settings.js';
-import { type ConnectionControl, openConnectionControl } from './connection-control.js';
+import { controlRowsReader } from './connection-control.js';
 
 /** Whether a connection's worker may take jobs: `removed` when its control row went (`connections remove`). */
 export type ConnectionState = 'running' | 'paused' | 'removed';
@@ -12,26 +12,19 @@ export interface ConnectionStateReader {
 
 /**
  * The state of the connection `name` as `connections pause|resume|remove` last set it, else as the
- * config file says (`paused`); `file` holds the settings as loaded, before the control table. Until
- * the table exists, each read looks again (the first `connections` change makes it).
+ * config file says (`paused`); `file` holds the settings as loaded, before the control table.
  */
 export function connectionStateReader(file: Settings, name: string): ConnectionStateReader {
-  let control: ConnectionControl | undefined;
-  let found = false;
+  const control = controlRowsReader(file);
   return {
     async read() {
-      if (!found) {
-        await control?.close();
-        control = await openConnectionControl(file);
-      }
-      const rows = await control!.list();
-      found = rows.length > 0;
+      const rows = await control.rows();
       const row = rows.find((item) => item.name === name);
       if (row !== undefined) return row.paused ? 'paused' : 'running';
       const entry = file.connections[name];
       if (entry === undefined) return 'removed';
       return entry.paused ? 'paused' : 'running';
     },
-    close: async () => control?.close(),
+    close: () => control.close(),
   };
 }

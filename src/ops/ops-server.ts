@@ -7,7 +7,7 @@ import type { SyncQueue } from '../../jobs/sync-queue.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/store.js';
 import { dashboardRoute } from './dashboard-route.js';
-import type { SyncMetrics } from './sync-metrics.js';
+import type { MetricsText } from './fleet-ops.js';
 import { webhookRoute } from './webhook-route.js';
 
 export interface OpsServerOptions {
@@ -15,7 +15,8 @@ export interface OpsServerOptions {
   readonly queue: SyncQueue;
   readonly redis: Pick<Redis, 'ping'>;
   readonly store: Pick<Store, 'ping'>;
-  readonly metrics: SyncMetrics;
+  /** What `/metrics` answers (sync-metrics.ts; a worker of many connections: fleet-ops.ts). */
+  readonly metrics: { readonly registry: MetricsText };
   readonly logger: Logger;
   /** Longest wait of one health check. @default 2000 */
   readonly healthTimeoutMs?: number;

@@ -24,6 +24,8 @@ export interface SyncEngineOptions {
   readonly store?: Store;
   /** @default () => new Date() */
   readonly now?: () => Date;
+  /** PostgreSQL: connections in the store's pool. @default open-store.ts's (10) */
+  readonly poolSize?: number;
   /** Overrides of the client options built from settings (timeouts, retry), e.g. short ones in tests. @default {} */
   readonly clientOptions?: Partial<TmsClientOptions>;
 }
@@ -65,6 +67,7 @@ export async function createSyncEngine(options: SyncEngineOptions): Promise<Sync
         logger,
         history: settings.streams.history,
         onReachable: logIn,
+        ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
       }));
   } catch (error) {
     await client.close();

@@ -1,0 +1,131 @@
+import type { Redis } from 'ioredis';
+import type { Settings } from '../../config/settings.js';
+import { backfillClassifier } from '../../jobs/backfill-priority.js';
+import type { Readiness } from '../../jobs/readiness.js';
+import { createRedisBudget } from '../../jobs/redis-request-budget.js';
+import type { RunSlots } from '../../jobs/run-slots.js';
+import { openSyncQueue, type SyncQueue } from '../../jobs/sync-queue.js';
+import { type StopOptions, type SyncWorker, startSyncWorker } from '../../jobs/sync-worker.js';
+import { readHeartbeats } from '../../jobs/worker-heartbeat.js';
+import { type CommandDelivery, startCommandDelivery } from '../../jobs/write-back-delivery.js';
+import type { Logger } from '../logger.js';
+import { createSyncMetrics, type SyncMetrics } from '../ops/sync-metrics.js';
+import { workerReadiness } from '../ops/worker-readiness.js';
+import { selectPartitions } from '../sync/select-partitions.js';
+import { createSyncEngine, type SyncEngine } from '../sync/sync-engine.js';
+import { readHealth } from './stream-status.js';
+
+export interface ConnectionWorkerOptions {
+  /** The connection's settings (resolve-connection.ts): its queue, store, TMS and tokens. */
+  readonly settings: Settings;
+  /** The process's Redis connection; the caller owns it. */
+  readonly redis: Redis;
+  readonly logger: Logger;
+  /**
+   * What a worker of many connections adds (`worker --all-connections`): the process's run slots,
+   * backfills behind incremental runs, every metric labelled with the connection, and this many
+   * jobs held at once. @default one connection alone, as `worker` always ran
+   */
+  readonly fleet?: { readonly slots: RunSlots; readonly concurrency: number };
+}
+
+/** One connection's part of a worker: its engine, queue and metrics, then its jobs once started. */
+export interface ConnectionWorker {
+  readonly settings: Settings;
+  readonly queue: SyncQueue;
+  readonly engine: SyncEngine;
+  readonly metrics: SyncMetrics;
+  readonly readiness: () => Promise<Readiness>;
+  /** Upserts its schedulers, then takes its sync jobs and delivers its write-back commands. */
+  start(): Promise<void>;
+  /** Takes no new job; false when it had to force (sync-worker.ts `stop`). Nothing to stop before `start`. */
+  stop(timeoutMs: number, options?: StopOptions): Promise<boolean>;
+  /** Releases the queue, the metrics and the engine (not Redis); after `stop`. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a connection's engine (its store reached: a store that cannot be, throws), its queue,
+ * readiness and metrics; `start` then runs its jobs. Its TMS requests take from the fleet's budget
+ * of its own token, in Redis.
+ */
+export async function openConnectionWorker(options: ConnectionWorkerOptions): Promise<ConnectionWorker> {
+  const { settings, redis, logger, fleet } = options;
+  const budget =
+    settings.baseUrl && settings.apiToken
+      ? createRedisBudget({
+          redis,
+          origin: new URL(settings.baseUrl).origin,
+          apiToken: settings.apiToken,
+          requestsPerSecond: settings.tms.maxRequestsPerSecond,
+        })
+      : undefined;
+  const engine = await createSyncEngine({
+    settings,
+    logger,
+    clientOptions: { budget },
+    // Many connections share one PostgreSQL server: a pool for the runs it may hold, the metrics and the outbox.
+    ...(fleet ? { poolSize: fleet.concurrency + 2 } : {}),
+  });
+  const queue = openSyncQueue(settings, redis);
+  // Read per scrape and readiness check: the configured partitions listed once, then two reads.
+  const configured = selectPartitions([], settings);
+  const { store, client } = engine.context;
+  const partitions = () => readHealth(store, new Date(), configured);
+  const readiness = workerReadiness({ settings, redis, store, client, partitions });
+  const metrics = createSyncMetrics({
+    jobCounts: () => queue.getJobCounts(),
+    partitions,
+    readiness,
+    workers: () => readHeartbeats(redis, settings.worker),
+    heldDeletes: () => store.heldDeletes(),
+    // Responses are seen by origin, not by client: connections of one TMS host would count each
+    // other's, so a worker of many leaves the count by status out (tms_sync_tms_* stay per client).
+    tmsOrigin: settings.baseUrl && !fleet ? new URL(settings.baseUrl).origin : undefined,
+    traffic: () => client.traffic(),
+    commandCounts: () => store.commands.counts(),
+  });
+  let sync: SyncWorker | undefined;
+  let commands: CommandDelivery | undefined;
+  return {
+    settings,
+    queue,
+    engine,
+    metrics,
+    readiness,
+    async start() {
+      sync = await startSyncWorker({
+        settings,
+        logger,
+        engine,
+        queue,
+        redis,
+        budget,
+        onRun: (summary) => metrics.observeRun(summary),
+        onRetry: (data) => metrics.observeRetry(data.stream),
+        readiness,
+        ...(fleet
+          ? {
+              slots: fleet.slots,
+              concurrency: fleet.concurrency,
+              classifier: backfillClassifier(() => store.lastSuccesses()),
+            }
+          : {}),
+      });
+      // Write-back (docs/write-back.md): delivery passes beside the sync jobs, on the same client.
+      commands = await startCommandDelivery({ settings, logger, redis, client, store, syncQueue: queue });
+    },
+    async stop(timeoutMs, stopOptions) {
+      const [graceful, commandsGraceful] = await Promise.all([
+        sync?.stop(timeoutMs, stopOptions) ?? true,
+        commands?.stop(timeoutMs) ?? true,
+      ]);
+      return graceful && commandsGraceful;
+    },
+    async close() {
+      metrics.close();
+      await queue.close();
+      await engine.close();
+    },
+  };
+}

@@ -1,0 +1,154 @@
+import type { Redis } from 'ioredis';
+import pMap from 'p-map';
+import { connectionNames, resolveConnection } from '../../config/connections/resolve-connection.js';
+import type { Settings } from '../../config/settings.js';
+import { createRunSlots } from '../../jobs/run-slots.js';
+import { controlRowsReader } from '../connections/connection-control.js';
+import { withStoredConnections } from '../connections/stored-connections.js';
+import type { Logger } from '../logger.js';
+import { type ConnectionWorker, openConnectionWorker } from './connection-worker.js';
+
+export interface WorkerFleetOptions {
+  /** The settings as loaded (the default connection and the config file's), before the control table. */
+  readonly file: Settings;
+  readonly redis: Redis;
+  readonly logger: Logger;
+  /** How often the connections are read again (`connections add|pause|resume|remove`). @default 5000 */
+  readonly everyMs?: number;
+  /** Where token references are read. @default process.env */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** The connections one worker process serves (`worker --all-connections`). */
+export interface WorkerFleet {
+  /** The connections running in this process now. */
+  running(): ConnectionWorker[];
+  /** Stops every connection's jobs, then closes them (sync-worker.ts `stop`); false when one had to force. */
+  stop(timeoutMs: number): Promise<boolean>;
+}
+
+/**
+ * Runs every connection that is not paused (the default, the config file's and the control
+ * table's) in this process, each on its own queue and store, all within WORKER_CONCURRENCY runs at
+ * once and each within WORKER_CONNECTION_CONCURRENCY over the fleet (its queue's global
+ * concurrency). Reads the connections every `everyMs`: one added starts (its schedulers, its
+ * backfill), one paused, removed or changed stops (its runs in hand finish within half that time,
+ * or stop after their page and resume from their checkpoint). A connection that cannot start (a
+ * token reference unset, its store away) is parked with its reason logged, and tried again.
+ */
+export async function startWorkerFleet(options: WorkerFleetOptions): Promise<WorkerFleet> {
+  const { file, redis, logger } = options;
+  const everyMs = options.everyMs ?? 5000;
+  const slots = createRunSlots(file.worker.concurrency);
+  const fleetShare = {
+    slots,
+    concurrency: Math.min(file.worker.connectionConcurrency, file.worker.concurrency),
+  };
+  const running = new Map<string, { worker: ConnectionWorker; shape: string }>();
+  const parked = new Map<string, string>();
+  const control = controlRowsReader(file);
+
+  const stopOne = async (name: string, why: string) => {
+    const entry = running.get(name)!;
+    running.delete(name);
+    logger.info({ connection: name }, `connection ${why}: no new job taken`);
+    await entry.worker.stop(file.worker.shutdownTimeoutMs, { finishWithinMs: everyMs / 2 });
+    await entry.worker.close();
+  };
+  // The control table is in the default connection's store: while it cannot be read, those running
+  // keep running, and a first start runs the config file's connections.
+  const readWanted = async (first: boolean): Promise<Settings | undefined> => {
+    try {
+      return withStoredConnections(file, await control.rows());
+    } catch (error) {
+      const then = first ? "starting the config file's" : 'those running keep running';
+      logger.warn({ err: error }, `cannot read the connections of the control table: ${then}`);
+      return first ? file : undefined;
+    }
+  };
+  const startOne = async (name: string, wanted: Settings, shape: string) => {
+    const log = logger.child({ connection: name });
+    try {
+      const settings = resolveConnection(wanted, name, options.env);
+      const worker = await openConnectionWorker({ settings, redis, logger: log, fleet: fleetShare });
+      try {
+        // The limit is the queue's, in Redis: every worker process of the fleet keeps to it.
+        await worker.queue.setGlobalConcurrency(file.worker.connectionConcurrency);
+        // A queue paused by a one-connection worker's pause follower: this connection runs now.
+        if (await worker.queue.isPaused()) await worker.queue.resume();
+        await worker.start();
+      } catch (error) {
+        await worker.stop(0);
+        await worker.close();
+        throw error;
+      }
+      worker.metrics.registry.setDefaultLabels({ connection: name });
+      running.set(name, { worker, shape });
+      parked.delete(name);
+      log.info({ queue: settings.worker.queueName }, 'connection started');
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (parked.get(name) !== reason)
+        log.error({ reason }, 'connection parked: it cannot start; tried again');
+      parked.set(name, reason);
+    }
+  };
+  const refresh = async (first = false) => {
+    const wanted = await readWanted(first);
+    if (wanted === undefined) return;
+    const active = new Map(
+      connectionNames(wanted)
+        .filter((name) => wanted.connections[name]?.paused !== true)
+        .map((name) => [name, shapeOf(wanted, name)]),
+    );
+    const gone = [...running].filter(([name, entry]) => active.get(name) !== entry.shape);
+    await Promise.all(
+      gone.map(([name]) =>
+        stopOne(name, active.has(name) ? 'changed' : wanted.connections[name] ? 'paused' : 'removed'),
+      ),
+    );
+    for (const name of parked.keys()) if (!active.has(name)) parked.delete(name);
+    const added = [...active].filter(([name]) => !running.has(name));
+    // A few at once: each opens (and may migrate) its store.
+    await pMap(added, ([name, shape]) => startOne(name, wanted, shape), { concurrency: startsInFlight });
+  };
+
+  await refresh(true);
+  // One pass at a time: a pass that starts many connections may take longer than `everyMs`.
+  let passing: Promise<void> | undefined;
+  let stopped = false;
+  const timer = setInterval(() => {
+    if (passing || stopped) return;
+    passing = refresh()
+      .catch((error: unknown) =>
+        logger.warn({ err: error }, 'a pass over the connections failed; next pass soon'),
+      )
+      .finally(() => {
+        passing = undefined;
+      });
+  }, everyMs);
+  timer.unref();
+  return {
+    running: () => [...running.values()].map((entry) => entry.worker),
+    async stop(timeoutMs) {
+      stopped = true;
+      clearInterval(timer);
+      await passing;
+      const workers = [...running.values()].map((entry) => entry.worker);
+      running.clear();
+      const graceful = await Promise.all(workers.map((worker) => worker.stop(timeoutMs)));
+      await Promise.all(workers.map((worker) => worker.close()));
+      await control.close();
+      return graceful.every(Boolean);
+    },
+  };
+}
+
+/** What a running connection restarts on when it changes: its entry, less `paused` (a resume changes nothing). */
+function shapeOf(settings: Settings, name: string): string {
+  const { paused: _paused, ...entry } = settings.connections[name] ?? {};
+  return JSON.stringify(entry);
+}
+
+/** Connections opened at once when many start (a fleet's first start, a batch of `connections add`). */
+const startsInFlight = 8;
