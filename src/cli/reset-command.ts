@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { loadConnection } from '../connections/load-connection.js';
-import { StreamUsageError } from '../store/errors.js';
 import type { ResetResult, Store } from '../store/store.js';
+import { StreamUsageError } from '../store/store-errors.js';
 import { checkStreamNames, type Target } from '../sync/select-partitions.js';
 import { askOnTerminal } from './ask-on-terminal.js';
 import { exitCodes, runCommand, UsageError } from './cli-failure.js';

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { JsonObject } from '../../schemas/json-object.js';
 import type { ApiRequest } from './api-request.js';
-import { driverListItems, singleRecord } from './envelopes.js';
+import { driverListItems, singleRecord } from './envelope-checks.js';
 import type { HttpResponse } from './http-transport.js';
 import { type ListingDefinition, type Page, type PageOptions, paginate } from './paginate.js';
 import type { RequestCore } from './request-core.js';

@@ -1,5 +1,5 @@
 import { type Logger, pino } from 'pino';
-import { InvalidArgumentError } from './errors.js';
+import { InvalidArgumentError } from './client-errors.js';
 import type { RequestBudget } from './request-budget.js';
 
 /** Back-off of the one retry policy (retry-policy.ts). */

@@ -2,7 +2,6 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import { linkSignals } from './abortable-sleep.js';
-import type { ResolvedClientOptions } from './client-options.js';
 import {
   AuthError,
   HttpStatusError,
@@ -10,7 +9,8 @@ import {
   type RequestTarget,
   TimeoutError,
   TmsError,
-} from './errors.js';
+} from './client-errors.js';
+import type { ResolvedClientOptions } from './client-options.js';
 import {
   parseJsonBody,
   type ReceivedJson,

@@ -1,5 +1,6 @@
 // The TMS client's public surface.
 export type { ApiCalls, CallOptions, DriverCallOptions } from './api-calls.js';
+export * from './client-errors.js';
 export {
   clientDefaults,
   type RetryOptions,
@@ -14,7 +15,6 @@ export {
 } from './create-tms-client.js';
 export type { DossierDownload, DossierUpload } from './driver-messaging-service.js';
 export type { IdList } from './driver-planning-service.js';
-export * from './errors.js';
 export { type ListingName, listings } from './listings.js';
 export type { ListingDefinition, Page, PageOptions, PageQuery } from './paginate.js';
 export { createLocalBudget, type RequestBudget } from './request-budget.js';

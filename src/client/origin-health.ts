@@ -1,4 +1,4 @@
-import { BreakerOpenError, type TmsError } from './errors.js';
+import { BreakerOpenError, type TmsError } from './client-errors.js';
 
 /** Where the origin's circuit breaker stands. */
 export type BreakerState = 'closed' | 'open' | 'half-open';

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../../schemas/json-object.js';
 import { linkSignals } from './abortable-sleep.js';
-import { pageData } from './envelopes.js';
-import { CursorLoopError, PaginationError, type RequestTarget } from './errors.js';
+import { CursorLoopError, PaginationError, type RequestTarget } from './client-errors.js';
+import { pageData } from './envelope-checks.js';
 import type { RequestCore } from './request-core.js';
 import { buildPath, type PathParams, pathParamNames, type QueryParams } from './request-path.js';
 import { requestsLeft } from './requests-left.js';

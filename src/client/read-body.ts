@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { redactSecrets } from '../secrets/secret-registry.js';
-import { type RequestTarget, ResponseTooLargeError, ResponseValidationError } from './errors.js';
+import { type RequestTarget, ResponseTooLargeError, ResponseValidationError } from './client-errors.js';
 
 /** Error bodies are reports, not data: only this much of one is kept. */
 const errorBodyLimit = 4096;

@@ -2,8 +2,8 @@ import { LoginResponse } from '../../schemas/index.js';
 import { processSecrets } from '../secrets/secret-registry.js';
 import type { ApiRequest } from './api-request.js';
 import { type AccessToken, type AuthSession, createAuthSession } from './auth-session.js';
+import { AuthError, HttpStatusError, InvalidArgumentError, type RequestTarget } from './client-errors.js';
 import type { ResolvedClientOptions } from './client-options.js';
-import { AuthError, HttpStatusError, InvalidArgumentError, type RequestTarget } from './errors.js';
 import { assertValid } from './response-checks.js';
 
 /** Sends one attempt of a request (with its retries) with the token `tokenFor` gives at each send. */

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { linkSignals } from './abortable-sleep.js';
 import type { ApiRequest } from './api-request.js';
+import type { RequestTarget } from './client-errors.js';
 import type { ResolvedClientOptions } from './client-options.js';
-import type { RequestTarget } from './errors.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from './http-transport.js';
 import type { OriginHealthView } from './origin-health.js';
 import { cancelBody, type ReceivedJson } from './read-body.js';

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from './errors.js';
+import { InvalidArgumentError } from './client-errors.js';
 
 type PathParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}`
   ? Name | PathParamNames<Rest>

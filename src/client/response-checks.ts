@@ -1,7 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import { isJsonObject, type JsonObject, jsonTypeOf } from '../../schemas/json-object.js';
-import { type RequestTarget, ResponseValidationError, type ValidationIssue } from './errors.js';
+import { type RequestTarget, ResponseValidationError, type ValidationIssue } from './client-errors.js';
 
 const maxIssues = 5;
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();

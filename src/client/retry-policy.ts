@@ -1,13 +1,13 @@
 import pRetry from 'p-retry';
 import { abortableSleep } from './abortable-sleep.js';
-import type { ResolvedClientOptions } from './client-options.js';
 import {
   AmbiguousWriteError,
   HttpStatusError,
   NetworkError,
   type RequestTarget,
   TmsError,
-} from './errors.js';
+} from './client-errors.js';
+import type { ResolvedClientOptions } from './client-options.js';
 
 /**
  * THE retry policy of the client (docs/api.md, Errors), per HTTP request:

@@ -1,6 +1,6 @@
+import { HttpStatusError, PausedError, type RequestTarget, TmsError } from './client-errors.js';
 import type { ResolvedClientOptions } from './client-options.js';
 import { type ConcurrencyLimit, createConcurrencyLimit } from './concurrency-limit.js';
-import { HttpStatusError, PausedError, type RequestTarget, TmsError } from './errors.js';
 import { createLearnedAllowance, type LearnedAllowance } from './learned-allowance.js';
 import { createOriginHealth, type OriginHealth, type OriginHealthView } from './origin-health.js';
 import { createLocalBudget, type RequestBudget } from './request-budget.js';

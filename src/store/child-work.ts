@@ -6,10 +6,10 @@ import {
   refreshAllPending,
   takeParents,
 } from './child-queue.js';
-import { StreamUsageError } from './errors.js';
 import { liveIds, liveKeys } from './read-rows.js';
 import { RefreshAllProgress } from './refresh-all-progress.js';
 import type { StoreContext } from './store-context.js';
+import { StreamUsageError } from './store-errors.js';
 import type { LeftParent } from './store-types.js';
 import type { StreamTable } from './stream-tables.js';
 import type { RunWrite } from './transaction.js';

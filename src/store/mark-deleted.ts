@@ -1,9 +1,9 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { StoreDatabase } from './database.js';
-import { StreamUsageError } from './errors.js';
 import { withHistoryContext } from './history/history-context.js';
 import { type StoreContext, streamDb } from './store-context.js';
 import { idSetTable } from './store-dialect.js';
+import { StreamUsageError } from './store-errors.js';
 import type { DeleteReason } from './store-types.js';
 import type { StreamTable } from './stream-tables.js';
 import { inTransaction } from './transaction.js';

@@ -1,10 +1,10 @@
 import { noScopes } from './delete-guard.js';
-import { SchemaMovedError } from './errors.js';
 import { historyContext } from './history/history-context.js';
 import { markMissingInScopes } from './mark-missing.js';
 import { prepareRows } from './prepare-rows.js';
 import { type StoreContext, scopeValue } from './store-context.js';
 import type { IdSetEntry } from './store-dialect.js';
+import { SchemaMovedError } from './store-errors.js';
 import type { DeleteGuard, ScopeReplacement, ScopeTally, UpsertCounts } from './store-types.js';
 import { inTransaction, rollBackWith } from './transaction.js';
 

@@ -1,6 +1,6 @@
 import { refreshAllQueries } from './child-queue.js';
-import { StreamUsageError } from './errors.js';
 import { type StoreContext, streamDb } from './store-context.js';
+import { StreamUsageError } from './store-errors.js';
 import { forgetState } from './sync-state.js';
 
 export interface ResetInput {

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { StoreDatabase, StreamTables } from './database.js';
-import { StreamUsageError } from './errors.js';
 import { createRowMapper, type RowMapper } from './row-mapping.js';
 import { createSchemaRegistry, type SchemaRegistry } from './schema/schema-registry.js';
 import type { PageUpsert, StoreDialect } from './store-dialect.js';
+import { StreamUsageError } from './store-errors.js';
 import { type StoreRetryOptions, withStoreRetry } from './store-retry.js';
 import type { StreamPresence } from './stream-presence.js';
 import type { StreamTable } from './stream-tables.js';

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pRetry from 'p-retry';
 import type { Logger } from '../logger.js';
-import { StoreRefusedError } from './errors.js';
+import { StoreRefusedError } from './store-errors.js';
 
 /**
  * What a store verb that lost its connection or met a lock does: try again, a few times, with

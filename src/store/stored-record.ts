@@ -1,4 +1,4 @@
-import { UnstorableRecordError } from './errors.js';
+import { UnstorableRecordError } from './store-errors.js';
 
 /** JSON text in which a string holds U+0000 (escaped `\u0000` after an even run of backslashes). */
 const escapedNul = /(?:^|[^\\])(?:\\\\)*\\u0000/;

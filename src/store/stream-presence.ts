@@ -1,4 +1,4 @@
-import { StreamUsageError } from './errors.js';
+import { StreamUsageError } from './store-errors.js';
 
 /**
  * Which stream tables a store holds: the selected streams' and those an earlier run made

@@ -2,9 +2,9 @@ import type { ScopeColumn, StreamDefinition } from '../../config/stream-definiti
 import { withCentsColumns } from './columns/cents-columns.js';
 import type { TypedColumn } from './columns/typed-column.js';
 import { isKeyName } from './columns/value-kind.js';
-import { CatalogueError } from './errors.js';
 import { historyColumns, historyViewName, versionsTableName } from './history-names.js';
 import { liveViewName } from './live-view.js';
+import { CatalogueError } from './store-errors.js';
 
 export type { TypedColumn } from './columns/typed-column.js';
 

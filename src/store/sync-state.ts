@@ -1,8 +1,8 @@
 import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import type { StoreDatabase, SyncStateTable } from './database.js';
-import { StateConflictError, WatermarkRegressionError } from './errors.js';
 import { compiledOnce, statementOnce } from './statement-once.js';
 import type { SqlTypes } from './store-dialect.js';
+import { StateConflictError, WatermarkRegressionError } from './store-errors.js';
 import type { SyncState } from './store-types.js';
 import { toStoredDate } from './stored-values.js';
 

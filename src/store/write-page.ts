@@ -1,10 +1,10 @@
 import { refreshAllQueries } from './child-queue.js';
-import { SchemaMovedError } from './errors.js';
 import { historyContext } from './history/history-context.js';
 import { prepareRows } from './prepare-rows.js';
 import type { StoreContext } from './store-context.js';
 import { scopeValue } from './store-context.js';
 import type { PageWork, PageWorkResult } from './store-dialect.js';
+import { SchemaMovedError } from './store-errors.js';
 import type { ReceivedRecords, StoreRecord, SyncState, UpsertCounts } from './store-types.js';
 import { type StateTransition, stateWrite } from './sync-state.js';
 

@@ -3,14 +3,14 @@ import { SettingsError } from '../../config/settings-error.js';
 import { enqueueRun } from '../../jobs/enqueue-run.js';
 import { classifyFailure } from '../../jobs/job-outcome.js';
 import type { SyncWorker } from '../../jobs/sync-worker.js';
-import { AuthError, HttpStatusError, NetworkError, PausedError } from '../../src/client/errors.js';
+import { AuthError, HttpStatusError, NetworkError, PausedError } from '../../src/client/client-errors.js';
 import { createLocalBudget, type RequestBudget } from '../../src/client/request-budget.js';
 import {
   SchemaMovedError,
   StateConflictError,
   StoreRefusedError,
   UnstorableRecordError,
-} from '../../src/store/errors.js';
+} from '../../src/store/store-errors.js';
 import { RecordKeyError, SyncProtocolError } from '../../src/sync/sync-errors.js';
 import { describeError } from '../../src/tms-sync-error.js';
 import { type FakeBehaviour, fakeEngine } from './support/fake-engine.js';

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { differencesFromTruth } from '../../src/cli/store-vs-truth.js';
-import { StoreRefusedError } from '../../src/store/errors.js';
+import { StoreRefusedError } from '../../src/store/store-errors.js';
 import { commitRecords, stateOf } from '../store/run-pages.js';
 import { describeOnEachDialect, useSyncSetup } from '../support/on-each-dialect.js';
 

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { StreamUsageError } from '../../src/store/errors.js';
 import type { PartitionRun } from '../../src/store/store.js';
+import { StreamUsageError } from '../../src/store/store-errors.js';
 import { describeOnEachDialect, useStore } from '../support/on-each-dialect.js';
 import { invoice, keyed, later, now, task } from './records.js';
 import { commitRecords, inRun, type TestRunOptions } from './run-pages.js';

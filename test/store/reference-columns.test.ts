@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
 import type { StreamDefinition } from '../../config/stream-definition.js';
 import { streams } from '../../config/streams.js';
-import { CatalogueError } from '../../src/store/errors.js';
 import { openStore } from '../../src/store/open-store.js';
+import { CatalogueError } from '../../src/store/store-errors.js';
 import { streamTables } from '../../src/store/stream-tables.js';
 import { describeOnEachDialect, useSyncSetup } from '../support/on-each-dialect.js';
 

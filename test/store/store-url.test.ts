@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseStoreUrl, StoreUrlError } from '../../config/store-url.js';
-import { StoreConnectionError } from '../../src/store/errors.js';
 import { openStore } from '../../src/store/open-store.js';
+import { StoreConnectionError } from '../../src/store/store-errors.js';
 
 describe('STORE_URL', () => {
   it('parses sqlite paths and postgres URLs', () => {

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { StateConflictError, WatermarkRegressionError } from '../../src/store/errors.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { PageState, PartitionRun, Store } from '../../src/store/store.js';
+import { StateConflictError, WatermarkRegressionError } from '../../src/store/store-errors.js';
 import { describeOnEachDialect, useStore } from '../support/on-each-dialect.js';
 import { invoice, keyed, now, task } from './records.js';
 import { commitRecords, openTestRun, stateOf } from './run-pages.js';

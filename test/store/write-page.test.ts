@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { StateConflictError, StreamUsageError } from '../../src/store/errors.js';
 import type { PageState, StoreRecord } from '../../src/store/store.js';
+import { StateConflictError, StreamUsageError } from '../../src/store/store-errors.js';
 import { describeOnEachDialect, useStore } from '../support/on-each-dialect.js';
 import { invoice, keyed, later, now, task } from './records.js';
 import { commitRecords, inRun, openTestRun, stateOf, type TestPage } from './run-pages.js';

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { DateTime, Nullable } from './common.js';
+import { DateTime, Nullable } from './record-parts.js';
 
 /** Chat message. Fields chosen here; `sentAt` is what fromMoment/toMoment select on. */
 export const ChatMessage = Type.Object({

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { DateTime, Location, Nullable, Sequence } from './common.js';
+import { DateTime, Location, Nullable, Sequence } from './record-parts.js';
 
 // docs/api.md shows only `id`, `modifiedAt` and the sequence of clients, contacts and address-book
 // entries (2.5), and `phone` in the client patch example (2.4); the rest is chosen here.

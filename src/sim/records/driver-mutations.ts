@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { DateTime, Int32, Location, Nullable } from './common.js';
+import { DateTime, Int32, Location, Nullable } from './record-parts.js';
 import { TaskCompletion, TaskStatus } from './task.js';
 
 // Request bodies of the Driver API writes. docs/api.md shows none of them (docs/api.md, Operations); every

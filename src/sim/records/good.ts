@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { DateTime, Int32, Location, Nullable } from './common.js';
+import { DateTime, Int32, Location, Nullable } from './record-parts.js';
 
 /** A scan of a good. Fields chosen here. */
 export const ScanTrace = Type.Object({

@@ -16,12 +16,12 @@ import {
   Trailer,
   Vehicle,
 } from './master-data.js';
+import { ColorProfile, MobileSettings } from './operator-settings.js';
 import { ClientPackagingBalance, TaskPackagingBalance } from './packaging-balance.js';
 import { Payment } from './payment.js';
 import { Planning } from './planning.js';
 import { Questionnaire } from './questionnaire.js';
 import { Ride } from './ride.js';
-import { ColorProfile, MobileSettings } from './settings.js';
 import { Task } from './task.js';
 
 /** Every record tms-sim serves, by name: the shapes it validates its own data and write bodies against. */
@@ -60,16 +60,16 @@ export type RecordName = keyof typeof recordSchemas;
 
 export * from './chat.js';
 export * from './client.js';
-export * from './common.js';
 export * from './dossier.js';
 export * from './driver-mutations.js';
 export * from './good.js';
 export * from './invoice.js';
 export * from './master-data.js';
+export * from './operator-settings.js';
 export * from './packaging-balance.js';
 export * from './payment.js';
 export * from './planning.js';
 export * from './questionnaire.js';
+export * from './record-parts.js';
 export * from './ride.js';
-export * from './settings.js';
 export * from './task.js';

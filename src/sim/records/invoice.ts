@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { CalendarDate, DateTime, Nullable, Sequence } from './common.js';
+import { CalendarDate, DateTime, Nullable, Sequence } from './record-parts.js';
 
 // docs/api.md shows only `id`, `modifiedAt` and the sequence of invoices (docs/api.md, Records); the rest is chosen here.
 

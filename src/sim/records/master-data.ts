@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Int32 } from './common.js';
+import { Int32 } from './record-parts.js';
 
 /** Trailer, docs/api.md, Records. */
 export const Trailer = Type.Object({ id: Type.String(), licensePlate: Type.String() });

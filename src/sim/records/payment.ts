@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { CalendarDate, DateTime, Sequence } from './common.js';
+import { CalendarDate, DateTime, Sequence } from './record-parts.js';
 
 /** Body of POST /invoice/invoices/{id}/payments, docs/api.md, Records. */
 export const NewPayment = Type.Object({

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { DateTime } from './common.js';
 import { Good } from './good.js';
+import { DateTime } from './record-parts.js';
 import { Ride } from './ride.js';
 import { Task } from './task.js';
 

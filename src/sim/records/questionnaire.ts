@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { DateTime, Int32 } from './common.js';
+import { DateTime, Int32 } from './record-parts.js';
 
 /** Questionnaire, GET /driver-api/questionnaires/. Fields chosen here. */
 export const Questionnaire = Type.Object({

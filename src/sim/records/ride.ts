@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Int32, Nullable, TimeSpan } from './common.js';
+import { Int32, Nullable, TimeSpan } from './record-parts.js';
 
 /** Ride record. Fields chosen here (docs/api.md, Records: not shown); `id` is int32 because tasks reference `rideId` as one. */
 export const Ride = Type.Object({

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { DateTime, Int32, Location, Nullable, TimeSpan } from './common.js';
+import { DateTime, Int32, Location, Nullable, TimeSpan } from './record-parts.js';
 
 const GeoPoint = Type.Object({ latitude: Type.Number(), longitude: Type.Number(), number: Type.Number() });
 

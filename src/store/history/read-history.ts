@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { StreamUsageError } from '../errors.js';
 import { historyViewName } from '../history-names.js';
 import { type StoreContext, scopeValue } from '../store-context.js';
+import { StreamUsageError } from '../store-errors.js';
 import type { DeleteReason, StoredVersion } from '../store-types.js';
 import { recordFromData } from '../stored-record.js';
 import { decodeColumn, toStoredDate } from '../stored-values.js';

@@ -1,11 +1,11 @@
 import type { CompiledQuery, Kysely, Transaction } from 'kysely';
 import type { StoreDatabase } from '../database.js';
-import { CatalogueError } from '../errors.js';
 import type { HistorySql } from '../history-dialect.js';
 import { asOfIndexName, historyColumns, maxHistoryStreamName, versionsTableName } from '../history-names.js';
 import { liveViewStatement } from '../live-view.js';
 import { ownTables } from '../own-tables.js';
 import type { SqlTypes } from '../store-dialect.js';
+import { CatalogueError } from '../store-errors.js';
 import type { StreamTable } from '../stream-tables.js';
 
 /** What switching history to the settings did, by stream. */

@@ -1,8 +1,8 @@
 import { type Kysely, type MigrationResult, Migrator, sql } from 'kysely';
 import type { StoreDatabase } from '../database.js';
-import { MigrationError } from '../errors.js';
 import type { HistorySwitch } from '../history/switch-history.js';
 import type { StoreDialect } from '../store-dialect.js';
+import { MigrationError } from '../store-errors.js';
 import type { StreamTable } from '../stream-tables.js';
 import { catalogueMigrations } from './catalogue-migrations.js';
 

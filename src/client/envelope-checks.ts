@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DriverEnvelope, PageMeta } from '../../schemas/index.js';
-import { type RequestTarget, ResponseValidationError } from './errors.js';
+import { type RequestTarget, ResponseValidationError } from './client-errors.js';
 import { assertValid } from './response-checks.js';
 
 const DriverListMeta = DriverEnvelope(Type.Unknown());

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Int32 } from './common.js';
+import { Int32 } from './record-parts.js';
 
 /** General mobile settings of an operator. Fields chosen here. */
 export const MobileSettings = Type.Object({
