@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { accountFields } from './account-fields.js';
-import { ConnectionFile } from './connections/connection-file.js';
+import { ConnectionFile } from './connection-file.js';
 
 /**
  * The JSON config file named by TMS_SYNC_CONFIG: the same settings as the environment, plus

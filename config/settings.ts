@@ -1,5 +1,5 @@
 import { type CommandSettings, defaultCommandSettings } from './command-settings.js';
-import type { ConnectionFile } from './connections/connection-file.js';
+import type { ConnectionFile } from './connection-file.js';
 import { defaultTmsSettings, type TmsSettings } from './tms-settings.js';
 import { defaultWorkerSettings, type WorkerSettings } from './worker-settings.js';
 

@@ -1,7 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
+import type { ConnectionFile } from '../connection-file.js';
 import type { Settings } from '../settings.js';
 import { parseStoreUrl, type StoreLocation, storeLocation } from '../store-url.js';
-import type { ConnectionFile } from './connection-file.js';
 
 /** Where a connection is mirrored: the two settings the store is opened with. */
 export type Destination = Pick<Settings, 'storeUrl' | 'storeSchema'>;

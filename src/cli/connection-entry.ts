@@ -1,5 +1,5 @@
 import { Errors } from '@sinclair/typebox/errors';
-import { ConnectionFile } from '../../config/connections/connection-file.js';
+import { ConnectionFile } from '../../config/connection-file.js';
 import { SettingsError } from '../../config/settings-error.js';
 import { UsageError } from './cli-failure.js';
 

@@ -1,8 +1,8 @@
 import { describeDestination } from '../../config/connections/connection-destination.js';
 import { defaultConnectionName } from '../../config/connections/connection-name.js';
 import { connectionShape, isPaused } from '../../config/connections/connection-settings.js';
-import { connectionNames } from '../../config/connections/resolve-connection.js';
 import { parseTokenReference, type TokenReference } from '../../config/connections/token-reference.js';
+import { connectionNames } from '../../config/resolve-connection.js';
 import type { Settings } from '../../config/settings.js';
 import { configuredStreams } from '../sync/select-partitions.js';
 import { formatTable } from './text-table.js';

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import pMap from 'p-map';
-import { connectionNames, resolveConnection } from '../../config/connections/resolve-connection.js';
+import { connectionNames, resolveConnection } from '../../config/resolve-connection.js';
 import type { Settings } from '../../config/settings.js';
 import { createRunSlots } from '../../jobs/run-slots.js';
 import { controlRowsReader } from '../connections/connection-control.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import type { ConnectionFile } from '../../config/connections/connection-file.js';
+import type { ConnectionFile } from '../../config/connection-file.js';
 import type { Settings } from '../../config/settings.js';
 import { type StoreLocation, storeLocation } from '../../config/store-url.js';
 import { openStore } from '../store/open-store.js';

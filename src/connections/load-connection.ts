@@ -1,6 +1,6 @@
 import { defaultConnectionName } from '../../config/connections/connection-name.js';
-import { resolveConnection } from '../../config/connections/resolve-connection.js';
 import { loadSettings } from '../../config/load-settings.js';
+import { resolveConnection } from '../../config/resolve-connection.js';
 import type { Settings } from '../../config/settings.js';
 import { openConnectionControl } from './connection-control.js';
 import { withStoredConnections } from './stored-connections.js';

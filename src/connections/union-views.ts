@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { defaultConnectionName } from '../../config/connections/connection-name.js';
 import { connectionShape } from '../../config/connections/connection-settings.js';
-import { connectionNames } from '../../config/connections/resolve-connection.js';
+import { connectionNames } from '../../config/resolve-connection.js';
 import type { Settings } from '../../config/settings.js';
 import { SettingsError } from '../../config/settings-error.js';
 import { type StoreLocation, storeLocation } from '../../config/store-url.js';

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { connectionQueueName } from '../../config/connections/connection-settings.js';
-import { loadConnectionSettings } from '../../config/connections/resolve-connection.js';
 import { encryptToken, generateConnectionsKey } from '../../config/connections/token-cipher.js';
 import { loadSettings } from '../../config/load-settings.js';
+import { loadConnectionSettings } from '../../config/resolve-connection.js';
 import { SettingsError } from '../../config/settings-error.js';
 import { redactSecrets } from '../../src/secrets/secret-registry.js';
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { accountFields } from '../account-fields.js';
+import { accountFields } from './account-fields.js';
 
 /**
  * One entry of the config file's `connections`: the account keys of the file's top level, each

@@ -1,13 +1,13 @@
-import { checkSettings } from '../check-settings.js';
-import { closestName } from '../closest-name.js';
-import { loadSettings } from '../load-settings.js';
-import { withSecretFiles } from '../secret-files.js';
-import type { Settings } from '../settings.js';
-import { SettingsError } from '../settings-error.js';
-import { registerSettingsSecrets } from '../settings-secrets.js';
-import { defaultConnectionName } from './connection-name.js';
-import { connectionShape } from './connection-settings.js';
-import { parseTokenReference, readTokenReference } from './token-reference.js';
+import { checkSettings } from './check-settings.js';
+import { closestName } from './closest-name.js';
+import { defaultConnectionName } from './connections/connection-name.js';
+import { connectionShape } from './connections/connection-settings.js';
+import { parseTokenReference, readTokenReference } from './connections/token-reference.js';
+import { loadSettings } from './load-settings.js';
+import { withSecretFiles } from './secret-files.js';
+import type { Settings } from './settings.js';
+import { SettingsError } from './settings-error.js';
+import { registerSettingsSecrets } from './settings-secrets.js';
 
 /** `--connection` named no connection the configuration has; `known` lists those it has. */
 export class UnknownConnectionError extends SettingsError {
