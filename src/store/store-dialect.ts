@@ -64,7 +64,7 @@ export interface PageWork {
   readonly growth?:
     | { readonly claim: CompiledQuery; readonly statements: readonly CompiledQuery[] }
     | undefined;
-  /** Before the upsert: the run context of a table with history (history/history-dialect.ts). */
+  /** Before the upsert: the run context of a table with history (history-dialect.ts). */
   readonly before: readonly CompiledQuery[];
   readonly upsert: PreparedUpsert;
   readonly statements: readonly CompiledQuery[];

@@ -11,7 +11,7 @@ export type { TypedColumn } from './columns/typed-column.js';
 /**
  * A stream table at one version of its typed columns. The fixed columns and the scope come from
  * the catalogue; the typed columns are the catalogue's (spec) plus those inferred from the data,
- * read from `stream_columns` (columns/schema-registry.ts).
+ * read from `stream_columns` (schema/schema-registry.ts).
  */
 export interface StreamTable {
   /** Table name = stream name (docs/store.md). */

@@ -11,7 +11,7 @@ export const targetStreams = { invoice: 'invoices', client: 'clients' } as const
   StreamName
 >;
 
-/** How an idempotent kind's effect is read back (read-state.ts), after a 409 or 404 that followed an attempt in doubt. */
+/** How an idempotent kind's effect is read back (read-effect.ts), after a 409 or 404 that followed an attempt in doubt. */
 export type EffectCheck =
   | 'finalized'
   | 'cancelled'
