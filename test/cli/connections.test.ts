@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
-import { runCli } from '../reliability/support/run-cli.js';
+import { runCli, verifyConnection } from '../reliability/support/run-cli.js';
 import { dialects } from '../store/store-fixture.js';
 
 // Connections as data. One simulator serves two accounts (tokens dev-api-token-1 and
@@ -44,20 +44,7 @@ function setup(storeUrl: string): NodeJS.ProcessEnv {
 }
 
 const verify = (env: NodeJS.ProcessEnv, connection: string, account: number) =>
-  runCli(
-    [
-      'verify',
-      '--sim-url',
-      sim.url,
-      '--sim-account',
-      String(account),
-      '--connection',
-      connection,
-      'invoices',
-      'clients',
-    ],
-    env,
-  );
+  verifyConnection({ simUrl: sim.url, account, connection, streams: ['invoices', 'clients'] }, env);
 
 describe('sync --connection', () => {
   it("writes only into the connection's own SQLite file, beside the default's, with its own account's data", async () => {

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createSimAdminClient } from '../../src/sim/sim-admin-client.js';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
-import { runCli } from '../reliability/support/run-cli.js';
+import { verifyConnection } from '../reliability/support/run-cli.js';
 import { deleteKeysUnder, eventually } from './support/queue-fixture.js';
 import { type CliProcess, killAll, spawnCli } from './support/worker-process.js';
 
@@ -84,19 +84,7 @@ it('converges both connections when one of two workers of every connection is ki
   for (const [connection, account] of accounts) {
     await eventually(
       async () => {
-        const verified = await runCli(
-          [
-            'verify',
-            '--sim-url',
-            sim.url,
-            '--sim-account',
-            String(account),
-            '--connection',
-            connection,
-            'invoices',
-          ],
-          env,
-        );
+        const verified = await verifyConnection({ simUrl: sim.url, account, connection }, env);
         return verified.code === 0;
       },
       40_000,

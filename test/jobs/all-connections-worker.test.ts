@@ -5,7 +5,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
-import { runCli } from '../reliability/support/run-cli.js';
+import { runCli, verifyConnection } from '../reliability/support/run-cli.js';
 import { dialects } from '../store/store-fixture.js';
 import { deleteKeysUnder, eventually } from './support/queue-fixture.js';
 import { type CliProcess, exitWithin, spawnCli } from './support/worker-process.js';
@@ -25,19 +25,7 @@ const lineOf = (connection: string, text: string) =>
   worker.lines.find((line) => line.includes(`"connection":"${connection}"`) && line.includes(text));
 
 const verify = (connection: string, account: number) =>
-  runCli(
-    [
-      'verify',
-      '--sim-url',
-      sim.url,
-      '--sim-account',
-      String(account),
-      '--connection',
-      connection,
-      'invoices',
-    ],
-    env,
-  );
+  verifyConnection({ simUrl: sim.url, account, connection }, env);
 
 beforeAll(async () => {
   sim = await startSim({ accounts: 4, invoices: 30, clients: 5, operators: 1 });

@@ -50,3 +50,21 @@ export function runCli(
     );
   });
 }
+
+/** What `verify` is asked: one connection's store against one account of a simulator of several. */
+export interface VerifyConnection {
+  readonly simUrl: string;
+  readonly account: number;
+  readonly connection: string;
+  /** @default ['invoices'] */
+  readonly streams?: readonly string[];
+}
+
+/** Runs `tms-sync verify` of a connection against its account: exit 0 when its store equals the account. */
+export function verifyConnection(target: VerifyConnection, env: NodeJS.ProcessEnv): Promise<CliResult> {
+  const { simUrl, account, connection, streams = ['invoices'] } = target;
+  return runCli(
+    ['verify', '--sim-url', simUrl, '--sim-account', String(account), '--connection', connection, ...streams],
+    env,
+  );
+}
