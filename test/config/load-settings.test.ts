@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: every setting's variable, file key, default and refusal, in one
+// place, so a setting added without its tests shows here.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

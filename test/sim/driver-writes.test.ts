@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: every write route of the simulated Driver API (tasks, rides, goods
+// and scan traces, chat, writes without a listing) against the one simulator it starts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   ChatMessage,
