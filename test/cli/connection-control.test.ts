@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
 import { runCli } from '../reliability/support/run-cli.js';
 import { dialects } from '../store/store-fixture.js';
+import { twoConnectionsEnv } from '../support/two-connections.js';
 
 // Connections added, paused and removed through the CLI, kept in the control table
 // tms_connections of the default connection's store, used by every command at once.
@@ -23,20 +24,9 @@ afterAll(async () => {
 });
 
 function setup(storeUrl: string): NodeJS.ProcessEnv {
-  const config = join(mkdtempSync(join(dir, 'setup-')), 'tms-sync.jsonc');
-  const file = {
-    storeUrl,
-    streams: { include: ['invoices'] },
-    connections: { beta: { apiToken: 'env:BETA_TOKEN' } },
-  };
-  writeFileSync(config, JSON.stringify(file));
   return {
-    TMS_SYNC_CONFIG: config,
-    TMS_BASE_URL: sim.url,
-    TMS_API_TOKEN: 'dev-api-token-1',
-    BETA_TOKEN: 'dev-api-token-2',
+    ...twoConnectionsEnv({ dir, simUrl: sim.url, storeUrl, streams: ['invoices'] }),
     GAMMA_TOKEN: 'dev-api-token-2',
-    LOG_LEVEL: 'silent',
   };
 }
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
 import { runCli, verifyConnection } from '../reliability/support/run-cli.js';
 import { dialects } from '../store/store-fixture.js';
+import { twoConnectionsEnv } from '../support/two-connections.js';
 
 // Connections as data. One simulator serves two accounts (tokens dev-api-token-1 and
 // -2); the default connection is account 1, the connection "beta" account 2.
@@ -27,20 +28,7 @@ afterAll(async () => {
 
 /** A config file with the connection "beta" (its token from BETA_TOKEN), syncing invoices and clients. */
 function setup(storeUrl: string): NodeJS.ProcessEnv {
-  const config = join(mkdtempSync(join(dir, 'setup-')), 'tms-sync.jsonc');
-  const file = {
-    storeUrl,
-    streams: { include: ['invoices', 'clients'] },
-    connections: { beta: { apiToken: 'env:BETA_TOKEN' } },
-  };
-  writeFileSync(config, JSON.stringify(file));
-  return {
-    TMS_SYNC_CONFIG: config,
-    TMS_BASE_URL: sim.url,
-    TMS_API_TOKEN: 'dev-api-token-1',
-    BETA_TOKEN: 'dev-api-token-2',
-    LOG_LEVEL: 'silent',
-  };
+  return twoConnectionsEnv({ dir, simUrl: sim.url, storeUrl, streams: ['invoices', 'clients'] });
 }
 
 const verify = (env: NodeJS.ProcessEnv, connection: string, account: number) =>
