@@ -1,5 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import type { ConnectionFleetRow } from './connection-fleet.js';
+import { checkConnectionTargets, formatConnections } from './connection-report.js';
 import {
   type ChildSummary,
   type FaultSummary,
@@ -42,6 +44,8 @@ export interface BenchReport {
   readonly history?: readonly HistorySummary[];
   /** Many operators: product against a plain client per operator count, the worker at the largest. */
   readonly partitions?: PartitionGroup;
+  /** Many accounts: a fleet of workers over many connections, per connection count. */
+  readonly connections?: readonly ConnectionFleetRow[];
   readonly startup: Startup;
   readonly targets: readonly TargetCheck[];
   readonly profile?: readonly HotFrame[];
@@ -59,6 +63,7 @@ export interface ReportInput {
   faults: BenchReport['faults'];
   history: readonly HistorySummary[] | undefined;
   partitions: PartitionGroup | undefined;
+  connections: readonly ConnectionFleetRow[] | undefined;
   limit: number;
   startup: Startup;
   profile: readonly HotFrame[] | undefined;
@@ -76,6 +81,7 @@ export function buildReport(input: ReportInput): BenchReport {
     faults,
     history,
     partitions,
+    connections,
     ...rest
   } = input;
   return {
@@ -89,10 +95,12 @@ export function buildReport(input: ReportInput): BenchReport {
     ...(faults ? { faults } : {}),
     ...(history ? { history } : {}),
     ...(partitions ? { partitions } : {}),
+    ...(connections ? { connections } : {}),
     targets: [
       ...checkTargets(rows ?? []),
       ...checkGroupTargets({ wholeProcess, children: children?.rows, faults: faults?.rows, history, limit }),
       ...(partitions ? checkPartitionTargets(partitions) : []),
+      ...(connections ? checkConnectionTargets(connections) : []),
     ],
     ...(profile ? { profile } : {}),
   };
@@ -149,6 +157,12 @@ export function formatReport(report: BenchReport): string {
       '',
       'many operators: every stream, whole processes, beside a plain client sending the same requests (16 in flight):',
       formatPartitions(report.partitions),
+    );
+  if (report.connections)
+    lines.push(
+      '',
+      'many accounts: tms-sim accounts of 50 invoices, 50 clients, 2 operators; worker --all-connections processes; one PostgreSQL:',
+      formatConnections(report.connections),
     );
   lines.push(
     '',

@@ -115,9 +115,9 @@ export async function measureFleetWorker(options: FleetWorkerOptions): Promise<F
   }
 }
 
-/** Starts the worker; resolves with its ops URL and scheduler count once it logged "worker started". */
-async function spawnWorker(env: NodeJS.ProcessEnv) {
-  const worker: ChildProcess = spawn(process.execPath, ['dist/tms-sync.js', 'worker'], {
+/** Starts `tms-sync worker [args]`; resolves with its ops URL and scheduler count once it logged "worker started". */
+export async function spawnWorker(env: NodeJS.ProcessEnv, args: readonly string[] = []) {
+  const worker: ChildProcess = spawn(process.execPath, ['dist/tms-sync.js', 'worker', ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -183,12 +183,12 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; seconds: nu
   return { value, seconds: (performance.now() - started) / 1000 };
 }
 
-async function usedMemory(redis: Redis): Promise<number> {
+export async function usedMemory(redis: Redis): Promise<number> {
   const info = await redis.info('memory');
   return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0);
 }
 
-function residentMb(pid: number): number {
+export function residentMb(pid: number): number {
   const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return Number(match?.[1] ?? 0) / 1024;
 }

@@ -14,6 +14,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { type BackfillContext, type BackfillRow, backfillRows, productFiles } from './backfill-rows.js';
 import { buildReport, formatReport, saveReport } from './bench-report.js';
 import { measureChildren } from './children-rows.js';
+import { type ConnectionFleetRow, measureConnectionFleet } from './connection-fleet.js';
 import { measureFaults } from './fault-rows.js';
 import { measureFleetWorker } from './fleet-worker.js';
 import { summarizeChildren, summarizeFaults, summarizeWholeProcess } from './group-summaries.js';
@@ -39,6 +40,7 @@ const groupNames = [
   'faults',
   'history',
   'partitions',
+  'connections',
 ] as const;
 type Group = (typeof groupNames)[number];
 
@@ -62,6 +64,12 @@ interface BenchFlags {
   out: string;
   partitionOperators: number[];
   fleetInterval: number;
+  connectionCounts: number[];
+  connectionWorkers: number;
+  connectionInterval: number;
+  connectionSteadyMinutes: number;
+  connectionBesideMinutes: number;
+  connectionBigInvoices: number;
 }
 
 const positive = (value: string) => {
@@ -104,6 +112,39 @@ async function partitionsGroup(flags: BenchFlags, workDir: string): Promise<Part
     return { rows, worker };
   } finally {
     await sim.stop();
+  }
+}
+
+/** The connections group: the fleet at each connection count; the big backfill and drills beside the largest. */
+async function connectionsGroup(flags: BenchFlags, workDir: string): Promise<ConnectionFleetRow[]> {
+  const counts = flags.connectionCounts;
+  const largest = Math.max(...counts);
+  const pg = await connectPgDatabases(flags.pgUrl);
+  const rows: ConnectionFleetRow[] = [];
+  try {
+    for (const connections of counts) {
+      log(`connections: ${connections} accounts, ${flags.connectionWorkers} workers`);
+      rows.push(
+        await measureConnectionFleet({
+          connections,
+          workers: flags.connectionWorkers,
+          intervalSeconds: flags.connectionInterval,
+          steadyMinutes: flags.connectionSteadyMinutes,
+          ...(connections === largest
+            ? {
+                beside: { invoices: flags.connectionBigInvoices, minutes: flags.connectionBesideMinutes },
+              }
+            : {}),
+          pg,
+          redisUrl: flags.redisUrl,
+          workDir,
+          log,
+        }),
+      );
+    }
+    return rows;
+  } finally {
+    await pg.close();
   }
 }
 
@@ -265,6 +306,7 @@ async function main(flags: BenchFlags): Promise<void> {
       : undefined;
     const history = only('history') ? await historyGroup(flags, workDir) : undefined;
     const partitions = only('partitions') ? await partitionsGroup(flags, workDir) : undefined;
+    const connections = only('connections') ? await connectionsGroup(flags, workDir) : undefined;
     const startup = await measureStartup(flags.repetitions);
     const profile = cycles?.profile;
     const report = buildReport({
@@ -279,6 +321,7 @@ async function main(flags: BenchFlags): Promise<void> {
       faults,
       history,
       partitions,
+      connections,
       limit: childLimit,
       startup,
       profile,
@@ -340,6 +383,32 @@ await main(
       [50, 500, 2000],
     )
     .option('--fleet-interval <seconds>', 'schedule of the worker row of the partitions group', positive, 300)
+    .option(
+      '--connection-counts <counts>',
+      'connection counts of the connections group (comma-separated; the largest also gets the big backfill and the drills)',
+      counts,
+      [20, 200],
+    )
+    .option('--connection-workers <n>', 'worker processes of the connections group', positive, 4)
+    .option(
+      '--connection-interval <seconds>',
+      'schedule of every partition of the connections group',
+      positive,
+      60,
+    )
+    .option(
+      '--connection-steady-minutes <n>',
+      'minutes of cycles measured once every backfill is done, per connection count',
+      positive,
+      3,
+    )
+    .option(
+      '--connection-beside-minutes <n>',
+      'minutes of cycles beside the big backfill, at the largest count',
+      positive,
+      7,
+    )
+    .option('--connection-big-invoices <n>', 'invoices of the big connection', positive, 200_000)
     .option('--redis-url <url>', 'Redis for the workers', process.env.REDIS_URL ?? 'redis://127.0.0.1:6379')
     .option('--out <path>', 'results file (figures kept per data set size)', 'bench/results.json')
     .parse()

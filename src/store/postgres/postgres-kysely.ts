@@ -1,7 +1,8 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../../logger.js';
 import type { StoreDatabase } from '../database.js';
+import { SchemaLockedPostgresDialect } from './schema-migration-lock.js';
 
 const int8 = 20;
 const date = 1082;
@@ -44,5 +45,5 @@ export function createPostgresKysely(options: PostgresPoolOptions): Kysely<Store
     options.logger?.warn({ err: error }, 'store: PostgreSQL connection failed');
   pool.on('error', logError);
   pool.on('connect', (client) => client.on('error', logError));
-  return new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<StoreDatabase>({ dialect: new SchemaLockedPostgresDialect({ pool }) });
 }
