@@ -168,7 +168,7 @@ function banner(url: string, host: string, options: ReturnType<typeof resolveSim
     `    -d '{"apiToken":"${shown(options.apiToken, defaultSimOptions.apiToken)}${options.accounts > 1 ? '-1' : ''}"}' | sed -E 's/.*"access":"([^"]+)".*/\\1/')`,
     'Page through the invoices (pass data.nextCursor as cursor until hasMore is false):',
     `  curl -s '${url}/invoice/invoices/?since=1&limit=2' -H "Authorization: Bearer $TOKEN"`,
-    `Admin routes (header x-sim-admin: ${shown(options.adminToken, defaultSimOptions.adminToken)}): POST /_sim/changes, PUT /_sim/faults, GET /_sim/truth, POST /_sim/tokens`,
+    `Admin routes (header x-sim-admin: ${shown(options.adminToken, defaultSimOptions.adminToken)}): POST /_sim/changes, PUT /_sim/faults, GET /_sim/truth, POST /_sim/tokens, PUT /_sim/api-token`,
     'Stop with Ctrl-C. Walkthrough: docs/simulator.md',
     '',
   ]

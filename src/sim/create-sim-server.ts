@@ -2,6 +2,7 @@ import { type FastifyInstance, fastify } from 'fastify';
 import { registerAdminRoutes } from './admin/admin-routes.js';
 import { createRequestCounter } from './admin/request-counter.js';
 import { createAccessGuard } from './auth/access-guard.js';
+import { type ApiToken, createApiToken } from './auth/api-token.js';
 import { createRateLimiter } from './auth/rate-limiter.js';
 import { createTokenIssuer } from './auth/token-issuer.js';
 import { createSimContext } from './create-sim-context.js';
@@ -22,11 +23,13 @@ import type { SimOptions } from './sim-options.js';
 
 /**
  * Builds the simulator as a fastify app without listening: data, auth, listings, faults, the
- * REST services, the Driver API and the admin routes. Options are resolved (and checked) here.
+ * REST services, the Driver API and the admin routes. Options are resolved (and checked) here;
+ * `apiToken` is the one the login accepts now (`PUT /_sim/api-token` rotates it).
  */
 export function createSimServer(input: SimOptionsInput | SimOptions = {}): {
   app: FastifyInstance;
   options: SimOptions;
+  apiToken: ApiToken;
 } {
   const options = resolveSimOptions(input);
   const app = fastify({
@@ -48,6 +51,7 @@ export function createSimServer(input: SimOptionsInput | SimOptions = {}): {
 
   const data = createSimData(options);
   const issuer = createTokenIssuer(options.now);
+  const apiToken = createApiToken(options.apiToken, issuer);
   const guard = createAccessGuard({
     issuer,
     limiter: createRateLimiter(options.rateLimitPerSecond, options.now),
@@ -64,11 +68,11 @@ export function createSimServer(input: SimOptionsInput | SimOptions = {}): {
     cursorOnLastPage: options.variant.cursorOnLastPage,
   });
 
-  registerLoginRoute(app, options, issuer);
+  registerLoginRoute(app, options, issuer, apiToken);
   registerInvoiceRoutes(app, { data, guard, listings, variant: options.variant });
   registerClientRoutes(app, { data, guard, listings, variant: options.variant });
   driver.register(app);
   const random = createRandom(hash32(options.seed, randomTags.changes));
-  registerAdminRoutes(app, { options, data, driver, faults, hostile, issuer, random, requests });
-  return { app, options };
+  registerAdminRoutes(app, { options, data, driver, faults, hostile, issuer, apiToken, random, requests });
+  return { app, options, apiToken };
 }

@@ -36,6 +36,12 @@ export interface SimAdminClient {
   /** Faults injected since start, by kind (`GET /_sim/faults`). */
   injectedFaults(): Promise<Record<string, number>>;
   mintToken(claims: MintTokenRequest): Promise<IssuedToken>;
+  /**
+   * Makes `apiToken` the account's API token: the old one is refused at login, and every access
+   * token handed out before is refused (401). Rotate to a value nobody has to revoke the token, and
+   * back to the old one to restore it (`PUT /_sim/api-token`).
+   */
+  rotateApiToken(apiToken: string): Promise<{ revokedAt: string }>;
   /** Serves the record with these raw top-level fields, valid or not, under a new sequence. */
   setOverride(stream: OverridableStream, id: string, fields: Record<string, unknown>): Promise<SimOverride>;
   /** Serves every overridden record as it is again, each under a new sequence. */
@@ -98,6 +104,7 @@ export function createSimAdminClient(options: {
       (await call<{ injected: Record<string, number> }>('GET', '/_sim/faults')).injected,
     truth: (stream) => call('GET', `/_sim/truth${stream ? `?stream=${encodeURIComponent(stream)}` : ''}`),
     mintToken: (claims) => call('POST', '/_sim/tokens', claims),
+    rotateApiToken: (apiToken) => call('PUT', '/_sim/api-token', { apiToken }),
     setOverride: (stream, id, fields) => call('PUT', '/_sim/overrides', { stream, id, fields }),
     clearOverrides: async () => (await call<{ cleared: SimOverride[] }>('DELETE', '/_sim/overrides')).cleared,
     setHostile: async (rule) => (await call<{ rule: HostileStatus }>('PUT', '/_sim/hostile', rule)).rule,

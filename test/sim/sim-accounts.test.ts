@@ -53,6 +53,29 @@ describe('tms-sim serving several accounts', () => {
     expect((await invoiceIds(sim, 'not-a-token')).status).toBe(401);
   });
 
+  it("rotates one account's API token: its new token logs in to its own data, the others' tokens work on", async () => {
+    const third = await logIn(sim, 'dev-api-token-3');
+    const second = await logIn(sim, 'dev-api-token-2');
+    const admin = createSimAdminClient({ url: sim.url, account: 2 });
+    await admin.rotateApiToken('rotated-2');
+    try {
+      expect((await logIn(sim, 'dev-api-token-2')).status).toBe(401);
+      expect((await invoiceIds(sim, second.access!)).status).toBe(401);
+      const rotated = await logIn(sim, 'rotated-2');
+      expect(rotated.status).toBe(200);
+      const ids = await invoiceIds(sim, rotated.access!);
+      const truth = await admin.truth('invoices');
+      expect(ids.ids.sort()).toEqual(
+        truth.invoices!['']!.records.map((record) => String((record as { id: string }).id)).sort(),
+      );
+      expect((await invoiceIds(sim, third.access!)).status).toBe(200);
+      expect((await logIn(sim, 'dev-api-token-3')).status).toBe(200);
+    } finally {
+      await admin.rotateApiToken('dev-api-token-2');
+    }
+    expect((await logIn(sim, 'dev-api-token-2')).status).toBe(200);
+  });
+
   it('answers an admin request for an account it does not serve with 404', async () => {
     await expect(createSimAdminClient({ url: sim.url, account: 9 }).truth('invoices')).rejects.toThrow(/404/);
   });

@@ -65,8 +65,64 @@ describe('tms-sim authentication', () => {
     );
   });
 
+  it('refuses the API token at login and every access token handed out before once the token is rotated, and logs in with the new one', async () => {
+    const before = await login(sim);
+    const minted = await admin().mintToken({ type: 'driver', operatorId: '1001' });
+    await admin().rotateApiToken('rotated-api-token');
+    try {
+      const refused = await call(sim, '/auth/login-api-token', {
+        method: 'POST',
+        body: { apiToken: 'dev-api-token' },
+      });
+      expect(refused.status).toBe(401);
+      expect(refused.json.error.code).toBe('unknown_api_token');
+      for (const [path, token] of [
+        ['/invoice/invoices/', before],
+        ['/driver-api/tasks/', minted.access],
+      ] as const) {
+        const answer = await call(sim, path, { token });
+        expect(answer.status).toBe(401);
+        expect(answer.json.error.code).toBe('invalid_token');
+      }
+      const after = await login(sim, 'rotated-api-token');
+      expect((await call(sim, '/invoice/invoices/', { token: after })).status).toBe(200);
+    } finally {
+      await admin().rotateApiToken('dev-api-token');
+    }
+    // Restored: the token logs in again; what it had handed out before stays refused.
+    expect((await call(sim, '/invoice/invoices/', { token: await login(sim) })).status).toBe(200);
+    expect((await call(sim, '/invoice/invoices/', { token: before })).status).toBe(401);
+  });
+
+  it('answers 422 to a rotation without an API token', async () => {
+    const answer = await call(sim, '/_sim/api-token', {
+      method: 'PUT',
+      body: { apiToken: '' },
+      headers: { 'x-sim-admin': 'dev-admin-token' },
+    });
+    expect(answer.status).toBe(422);
+    expect(await login(sim)).toBeTruthy();
+  });
+
   it('answers 401 on admin routes without the admin header', async () => {
     expect((await call(sim, '/_sim/truth')).status).toBe(401);
+  });
+});
+
+describe('tms-sim with opaque access tokens', () => {
+  it('refuses the opaque access tokens handed out before a rotation', async () => {
+    const sim = await startSim({ invoices: 5, clients: 1, variant: { tokenFormat: 'opaque' } });
+    try {
+      const before = await login(sim);
+      expect((await call(sim, '/invoice/invoices/', { token: before })).status).toBe(200);
+      await createSimAdminClient({ url: sim.url }).rotateApiToken('dev-api-token');
+      const answer = await call(sim, '/invoice/invoices/', { token: before });
+      expect(answer.status).toBe(401);
+      expect(answer.json.error.code).toBe('invalid_token');
+      expect((await call(sim, '/invoice/invoices/', { token: await login(sim) })).status).toBe(200);
+    } finally {
+      await sim.close();
+    }
   });
 });
 

@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import type { ApiToken } from '../auth/api-token.js';
 import type { SimOptions } from '../sim-options.js';
 import { accountHeader } from './account-options.js';
 
-/** One account of the simulator: its own app (createSimServer) and the API token it accepts. */
+/** One account of the simulator: its own app (createSimServer) and the API token it accepts now. */
 export interface SimAccount {
   readonly app: FastifyInstance;
-  readonly apiToken: string;
+  readonly apiToken: ApiToken;
 }
 
 /** The apps of every account, and which account each access token belongs to. */
@@ -68,7 +69,8 @@ export function createAccountRouter(options: SimOptions, accounts: readonly SimA
   const byApiToken = (body: string) => {
     try {
       const apiToken = (JSON.parse(body) as { apiToken?: unknown }).apiToken;
-      return accounts.find((account) => account.apiToken === apiToken)?.app ?? first;
+      if (typeof apiToken !== 'string') return first;
+      return accounts.find((account) => account.apiToken.accepts(apiToken))?.app ?? first;
     } catch {
       return first;
     }

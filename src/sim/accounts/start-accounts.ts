@@ -16,9 +16,9 @@ export async function startAccounts(
 ): Promise<{ port: number; close(): Promise<void> }> {
   const accounts = await Promise.all(
     Array.from({ length: options.accounts }, async (_, i) => {
-      const { app, options: own } = createSimServer(accountOptions(options, i + 1));
+      const { app, apiToken } = createSimServer(accountOptions(options, i + 1));
       await app.ready();
-      return { app, apiToken: own.apiToken };
+      return { app, apiToken };
     }),
   );
   const router = createAccountRouter(options, accounts);

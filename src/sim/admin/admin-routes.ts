@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { ApiToken } from '../auth/api-token.js';
 import type { TokenIssuer } from '../auth/token-issuer.js';
 import type { SimData } from '../data/sim-data.js';
 import type { DriverSim } from '../driver/driver-sim.js';
@@ -31,8 +32,11 @@ const TokenRequest = Type.Object({
   ttlSeconds: Type.Optional(Type.Integer()),
 });
 
+const ApiTokenRequest = Type.Object({ apiToken: Type.String({ minLength: 1 }) });
+
 const checkChanges = createBodyChecker(ChangesRequest);
 const checkToken = createBodyChecker(TokenRequest);
+const checkApiToken = createBodyChecker(ApiTokenRequest);
 
 export interface AdminDeps {
   readonly options: SimOptions;
@@ -41,6 +45,7 @@ export interface AdminDeps {
   readonly faults: FaultInjector;
   readonly hostile: HostileResponses;
   readonly issuer: TokenIssuer;
+  readonly apiToken: ApiToken;
   readonly requests: RequestCounter;
   /** Seeds the changes of requests that bring no seed. */
   readonly random: () => number;
@@ -87,6 +92,10 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
       };
       const format = driver ? 'jwt' : deps.options.variant.tokenFormat;
       return deps.issuer.issue(claims, body.ttlSeconds ?? deps.options.tokenTtlSeconds, format);
+    });
+    admin.put('/_sim/api-token', async (request) => {
+      deps.apiToken.rotate(checkApiToken(request.body).apiToken);
+      return { revokedAt: new Date(deps.options.now()).toISOString() };
     });
   });
 }

@@ -25,12 +25,14 @@ export interface TokenIssuer {
   issue(claims: Omit<TokenClaims, 'exp'>, ttlSeconds: number, format: 'jwt' | 'opaque'): IssuedToken;
   /** The claims of a bearer token; 401 when it is malformed, unknown or expired. */
   verify(token: string): TokenClaims;
+  /** Every token issued so far becomes unknown (401 `invalid_token`); those issued after are good. */
+  revokeAll(): void;
 }
 
 const unauthorized = (code: string, message: string) => new SimHttpError(401, code, message);
 
 export function createTokenIssuer(now: () => number): TokenIssuer {
-  const secret = randomBytes(32);
+  let secret = randomBytes(32);
   const opaque = new Map<string, TokenClaims>();
   return {
     issue(claims, ttlSeconds, format) {
@@ -51,6 +53,11 @@ export function createTokenIssuer(now: () => number): TokenIssuer {
       if (claims.exp * 1000 <= now())
         throw unauthorized('token_expired', 'the access token has expired; log in again');
       return claims;
+    },
+    revokeAll() {
+      // A JWT under the old secret no longer verifies: exactly a token with a bad signature.
+      secret = randomBytes(32);
+      opaque.clear();
     },
   };
 }
