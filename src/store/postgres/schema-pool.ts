@@ -1,13 +1,13 @@
 import type { PostgresPool } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../../logger.js';
-import { takeSharedPool } from './shared-pools.js';
+import { type SharedPoolOptions, takeSharedPool } from './shared-pools.js';
 
-export interface SchemaPoolOptions {
-  readonly connectionString: string;
-  /** Connections the store needs at once (the shared pool holds the largest number asked). */
-  readonly poolSize: number;
-  /** The `search_path`, alone, of every client handed out. @default the server's default */
+export interface SchemaPoolOptions extends SharedPoolOptions {
+  /**
+   * The `search_path`, alone, of every client handed out: every table, view, trigger and function
+   * of the store goes there. @default the server's default
+   */
   readonly schema?: string | undefined;
   /** Where a failure of a client this store took last is logged. @default not logged */
   readonly logger?: Logger | undefined;
