@@ -64,8 +64,9 @@ export async function openConnectionWorker(options: ConnectionWorkerOptions): Pr
     settings,
     logger,
     clientOptions: { budget },
-    // Many connections share one PostgreSQL server: a pool for the runs it may hold, the metrics and the outbox.
-    ...(fleet ? { poolSize: fleet.concurrency + 2 } : {}),
+    // The stores of one database share the process's pool (shared-pools.ts): one for the runs the
+    // process may hold over all its connections, the metrics and the outbox.
+    ...(fleet ? { poolSize: settings.worker.concurrency + 2 } : {}),
   });
   const queue = openSyncQueue(settings, redis);
   // Read per scrape and readiness check: the configured partitions listed once, then two reads.

@@ -30,7 +30,10 @@ export interface OpenStoreOptions {
   readonly migrate?: boolean;
   /** SQLite: how long a write waits for another process's lock. @default 5000 */
   readonly busyTimeoutMs?: number;
-  /** PostgreSQL: connections in the pool. @default 10 */
+  /**
+   * PostgreSQL: connections the store needs at once. The stores of one database in a process share
+   * one pool, of the largest number asked (postgres/shared-pools.ts). @default 10
+   */
   readonly poolSize?: number;
   /** The stream catalogue the tables come from. @default config/streams.ts */
   readonly catalogue?: Catalogue;

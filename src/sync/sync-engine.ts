@@ -24,7 +24,7 @@ export interface SyncEngineOptions {
   readonly store?: Store;
   /** @default () => new Date() */
   readonly now?: () => Date;
-  /** PostgreSQL: connections in the store's pool. @default open-store.ts's (10) */
+  /** PostgreSQL: connections the store needs at once (open-store.ts). @default open-store.ts's (10) */
   readonly poolSize?: number;
   /** Overrides of the client options built from settings (timeouts, retry), e.g. short ones in tests. @default {} */
   readonly clientOptions?: Partial<TmsClientOptions>;

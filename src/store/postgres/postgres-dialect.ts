@@ -13,14 +13,14 @@ import { createPostgresPageUpsert } from './postgres-upsert.js';
 export interface PostgresDialectOptions {
   /** A `postgres://` URL. */
   readonly url: string;
-  /** Connections in the pool. @default 10 */
+  /** Connections the store needs at once; the process's pool of the database holds the largest number asked. @default 10 */
   readonly poolSize?: number;
   readonly logger?: Logger | undefined;
   /** The schema every statement of the store works in (its `search_path`, alone). @default the server's default */
   readonly schema?: string | undefined;
 }
 
-/** Opens a pg Pool (lazily: the first query connects). */
+/** The store on the process's pool of its database (lazily: the first query takes it and connects). */
 export function openPostgresDialect(options: PostgresDialectOptions): StoreDialect {
   const db = createPostgresKysely({
     connectionString: withDefaultUser(options.url),

@@ -1,0 +1,47 @@
+import type { PostgresPool } from 'kysely';
+import pg from 'pg';
+import type { Logger } from '../../logger.js';
+import { type SharedPoolOptions, takeSharedPool } from './shared-pools.js';
+
+export interface SchemaPoolOptions extends SharedPoolOptions {
+  /**
+   * The `search_path`, alone, of every client handed out: every table, view, trigger and function
+   * of the store goes there. @default the server's default
+   */
+  readonly schema?: string | undefined;
+  /** Where a failure of a client this store took last is logged. @default not logged */
+  readonly logger?: Logger | undefined;
+}
+
+/**
+ * One store's door to the process's pool of its database (shared-pools.ts), as Kysely takes a
+ * pool: each client is handed out with its `search_path` set to the store's schema alone, so any
+ * number of stores, a schema each, share the pool's connections. The path is set only when the
+ * client's session is in another; a client whose SET fails is dropped, never handed out. `end`
+ * gives the store's reference back.
+ */
+export function openSchemaPool(options: SchemaPoolOptions): PostgresPool {
+  const { shared, release } = takeSharedPool(options);
+  const { pool, schemaOf, loggerOf } = shared;
+  const { schema } = options;
+  // Outside any transaction (Kysely begins one after taking the client): no rollback undoes it.
+  const setPath =
+    schema === undefined ? 'RESET search_path' : `SET search_path TO ${pg.escapeIdentifier(schema)}`;
+  return {
+    async connect() {
+      const client = await pool.connect();
+      loggerOf.set(client, options.logger);
+      if (schemaOf.get(client) === schema) return client;
+      try {
+        await client.query(setPath);
+      } catch (error) {
+        client.release(error as Error);
+        throw error;
+      }
+      if (schema === undefined) schemaOf.delete(client);
+      else schemaOf.set(client, schema);
+      return client;
+    },
+    end: release,
+  };
+}
