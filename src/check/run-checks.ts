@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import pMap from 'p-map';
 import { request } from 'undici';
+import { settingOf } from '../../config/connections/setting-name.js';
 import type { Settings } from '../../config/settings.js';
 import type { StreamName } from '../../config/streams.js';
 import type { TmsClient } from '../client/index.js';
@@ -29,8 +30,8 @@ export interface RunChecksOptions {
 }
 
 /**
- * What `tms-sync check` tries, in order: the connection to TMS_BASE_URL, the login with
- * TMS_API_TOKEN, then, at once, the first request of every selected stream partition (each
+ * What `tms-sync check` tries, in order: the connection to TMS_BASE_URL (or the connection's
+ * `baseUrl`), the login with TMS_API_TOKEN (its `apiToken`), then, at once, the first request of every selected stream partition (each
  * operator's too; probe-partition.ts). A failed connection or login stops there: every stream
  * would fail the same way.
  */
@@ -46,7 +47,8 @@ export async function runChecks(options: RunChecksOptions): Promise<CheckLine[]>
     return line.ok;
   };
   const base = settings.baseUrl!;
-  if (!report(await timed('connection', () => connect(base, signal)))) return lines;
+  const baseSetting = settingOf(settings.connection, 'TMS_BASE_URL');
+  if (!report(await timed('connection', () => connect(base, baseSetting, signal)))) return lines;
   const login = await timed('login', async () => {
     await client.checkLogin(signal).catch((error: unknown) => {
       throw configurationMistake(error, settings) ?? error;
@@ -89,13 +91,13 @@ async function timed(what: string, check: () => Promise<string>): Promise<CheckL
 }
 
 /** Whether anything answers HTTP at the base URL (any status will do: the login comes next). */
-async function connect(baseUrl: string, signal: AbortSignal): Promise<string> {
+async function connect(baseUrl: string, setting: string, signal: AbortSignal): Promise<string> {
   try {
     const answer = await request(baseUrl, { signal });
     await answer.body.dump();
     return `${baseUrl} answers HTTP`;
   } catch (error) {
     const code = (error as { code?: string }).code;
-    throw new Error(`nothing answers at ${baseUrl} (TMS_BASE_URL): ${code ?? (error as Error).message}`);
+    throw new Error(`nothing answers at ${baseUrl} (${setting}): ${code ?? (error as Error).message}`);
   }
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimAdminClient } from '../../src/sim/sim-admin-client.js';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
@@ -59,6 +62,28 @@ describe('tms-sync check', () => {
     expect(lineOf(result.stdout, 'connection')).toContain(
       `FAILED  nothing answers at ${closed} (TMS_BASE_URL): ECONNREFUSED`,
     );
+  });
+
+  it("names a connection's own setting when its TMS is not there", async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const dir = mkdtempSync(join(tmpdir(), 'tms-check-'));
+    try {
+      const config = join(dir, 'tms-sync.json');
+      writeFileSync(
+        config,
+        JSON.stringify({ connections: { acme: { apiToken: 'env:ACME', baseUrl: closed } } }),
+      );
+      const result = await runCli(
+        ['check', '--connection', 'acme'],
+        env({ TMS_SYNC_CONFIG: config, ACME: 'x', STORE_URL: `sqlite:${join(dir, 'tms.sqlite')}` }),
+      );
+      expect(result.code).toBe(1);
+      expect(lineOf(result.stdout, 'connection')).toContain(
+        `FAILED  nothing answers at ${closed} (connections.acme.baseUrl): ECONNREFUSED`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reports the stream whose first page is broken and the others as ok, exit 1', async () => {
