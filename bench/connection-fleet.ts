@@ -145,7 +145,13 @@ export async function measureConnectionFleet(options: ConnectionFleetOptions): P
   const spawned: Awaited<ReturnType<typeof spawnWorker>>[] = [];
   const started = performance.now();
   try {
-    for (let i = 0; i < workers; i++) spawned.push(await spawnWorker(env, ['--all-connections']));
+    // Started together, as a fleet is: the first to open a connection migrates its schema.
+    const starts = await Promise.allSettled(
+      Array.from({ length: workers }, () => spawnWorker(env, ['--all-connections'])),
+    );
+    for (const start of starts) if (start.status === 'fulfilled') spawned.push(start.value);
+    const failed = starts.find((start) => start.status === 'rejected');
+    if (failed) throw failed.reason;
     const startSeconds = (performance.now() - started) / 1000;
     log(`  ${workers} workers started in ${startSeconds.toFixed(1)} s; waiting for every backfill`);
     const partitions = await waitForBackfills(db, schemas, 30 * 60_000);

@@ -3,6 +3,8 @@ import pMap from 'p-map';
 import { connectionNames, resolveConnection } from '../../config/resolve-connection.js';
 import type { Settings } from '../../config/settings.js';
 import { createRunSlots } from '../../jobs/run-slots.js';
+import { openSyncQueue } from '../../jobs/sync-queue.js';
+import { heartbeatKey } from '../../jobs/worker-heartbeat.js';
 import { controlRowsReader } from '../connections/connection-control.js';
 import { withStoredConnections } from '../connections/stored-connections.js';
 import type { Logger } from '../logger.js';
@@ -54,6 +56,10 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
     logger.info({ connection: name }, `connection ${why}: no new job taken`);
     await entry.worker.stop(file.worker.shutdownTimeoutMs, { finishWithinMs: everyMs / 2 });
     await entry.worker.close();
+    // A removed connection's schedulers would stay in Redis for good, each with its next job: gone
+    // with its queue (every worker process may do it; a second finds nothing). Its store stays.
+    if (why === 'removed')
+      await forgetQueue(entry.worker.settings, redis, logger.child({ connection: name }));
   };
   // The control table is in the default connection's store: while it cannot be read, those running
   // keep running, and a first start runs the config file's connections.
@@ -142,6 +148,19 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
       return graceful.every(Boolean);
     },
   };
+}
+
+/** Deletes every key of the connection's queue, its workers' heartbeats included (after their last). */
+async function forgetQueue(settings: Settings, redis: Redis, logger: Logger): Promise<void> {
+  const queue = openSyncQueue(settings, redis);
+  try {
+    await queue.obliterate({ force: true });
+    await redis.del(heartbeatKey(settings.worker));
+  } catch (error) {
+    logger.warn({ err: error }, "the removed connection's queue is left in Redis");
+  } finally {
+    await queue.close();
+  }
 }
 
 /** What a running connection restarts on when it changes: its entry, less `paused` (a resume changes nothing). */

@@ -127,14 +127,23 @@ describe.each(dialects)('worker --all-connections on $name', ({ name, fixture: m
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
     expect((await runCli(['connections', 'remove', 'delta'], env)).code).toBe(0);
     await eventually(() => lineOf('delta', 'connection removed'), 10_000, 'delta removed');
+    // Its schedulers, jobs and heartbeats leave Redis with its queue; its store stays.
+    await eventually(
+      async () => (await redis.keys(`${prefix}:tms-sync.delta:*`)).length === 0,
+      10_000,
+      "delta's queue gone from Redis",
+    );
   }, 45_000);
 
   it('runs no job of a paused connection 10 s after `connections pause`, and runs it again on `resume`', async () => {
     const queue = new Queue('tms-sync.beta', { connection: redis, prefix });
     try {
       expect((await runCli(['connections', 'pause', 'beta'], env)).code).toBe(0);
+      const paused = Date.now();
       await eventually(() => lineOf('beta', 'connection paused'), 10_000, 'beta paused');
-      expect(await queue.getActiveCount()).toBe(0);
+      // The line comes as it takes no new job; a run in hand may finish (within 2.5 s): none 10 s later.
+      await eventually(async () => (await queue.getActiveCount()) === 0, 10_000, "beta's run in hand");
+      expect(Date.now() - paused).toBeLessThan(10_000);
       const completed = await queue.getCompletedCount();
       // Its schedulers go on ticking every second; nothing takes their jobs.
       await new Promise((resolve) => setTimeout(resolve, 2500));
