@@ -65,6 +65,8 @@ export interface ConnectionFleetRow {
   readonly steady: SteadyWindow;
   /** Peak RSS of the largest worker. */
   readonly workerRssMb: number;
+  /** RSS of the largest worker at the end of the steady cycles. */
+  readonly workerRssSteadyMb?: number;
   readonly beside?: BesideRow;
 }
 
@@ -165,6 +167,7 @@ export async function measureConnectionFleet(options: ConnectionFleetOptions): P
     const steady = await measureWindow(options.steadyMinutes * 60, pids, requests, async (sinceMs) =>
       summarizeLag(await readRunSpans(db, schemas, sinceMs), intervalSeconds),
     );
+    const workerRssSteadyMb = Math.max(...pids.map((pid) => residentMb(pid, true)));
     const beside =
       options.beside && big
         ? await besideDrills({
@@ -190,7 +193,8 @@ export async function measureConnectionFleet(options: ConnectionFleetOptions): P
       ...(differences.first ? { firstDifference: differences.first } : {}),
       redisMemoryMb,
       steady,
-      workerRssMb: Math.max(...pids.map(residentMb)),
+      workerRssMb: Math.max(...pids.map((pid) => residentMb(pid))),
+      workerRssSteadyMb,
       ...(beside ? { beside } : {}),
     };
   } finally {

@@ -188,7 +188,9 @@ export async function usedMemory(redis: Redis): Promise<number> {
   return Number(/used_memory:(\d+)/.exec(info)?.[1] ?? 0);
 }
 
-export function residentMb(pid: number): number {
-  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+/** Peak RSS of a running process (VmHWM), or its RSS now (VmRSS) with `now`. */
+export function residentMb(pid: number, now = false): number {
+  const field = now ? 'VmRSS' : 'VmHWM';
+  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return Number(match?.[1] ?? 0) / 1024;
 }
