@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createSimAdminClient } from '../../src/sim/sim-admin-client.js';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
 import { verifyConnection } from '../reliability/support/run-cli.js';
+import { accountFleetEnv } from './support/account-fleet.js';
 import { deleteKeysUnder, eventually } from './support/queue-fixture.js';
 import { type CliProcess, killAll, spawnCli } from './support/worker-process.js';
 
@@ -33,25 +34,7 @@ const slowly = (latencyMs: number) =>
 beforeAll(async () => {
   sim = await startSim({ accounts: 2, invoices: 300, clients: 5, operators: 1 });
   await redis.connect();
-  const config = join(dir, 'tms-sync.jsonc');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      storeUrl: `sqlite:${join(dir, 'tms.sqlite')}`,
-      streams: { include: ['invoices'] },
-      schedule: { everySeconds: 1 },
-      reconcileSchedule: false,
-      sync: { pageLimit: 20 },
-      connections: { beta: { apiToken: 'env:BETA_TOKEN' } },
-    }),
-  );
-  env = {
-    TMS_SYNC_CONFIG: config,
-    TMS_BASE_URL: sim.url,
-    TMS_API_TOKEN: 'dev-api-token-1',
-    BETA_TOKEN: 'dev-api-token-2',
-    QUEUE_PREFIX: prefix,
-  };
+  env = accountFleetEnv({ dir, simUrl: sim.url, others: ['beta'], queuePrefix: prefix });
 });
 
 afterAll(async () => {

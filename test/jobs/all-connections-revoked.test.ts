@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -8,6 +8,7 @@ import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { verifyConnection } from '../reliability/support/run-cli.js';
+import { accountFleetEnv } from './support/account-fleet.js';
 import { deleteKeysUnder, eventually } from './support/queue-fixture.js';
 import { type CliProcess, exitWithin, spawnCli } from './support/worker-process.js';
 
@@ -72,26 +73,7 @@ async function failuresOfEachPartition(from: number, count: number) {
 beforeAll(async () => {
   sim = await startSim({ accounts: 3, invoices: 400, clients: 5, operators: 1 });
   await redis.connect();
-  const config = join(dir, 'tms-sync.jsonc');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      storeUrl: `sqlite:${join(dir, 'tms.sqlite')}`,
-      streams: { include: ['invoices'] },
-      schedule: { everySeconds: 1 },
-      reconcileSchedule: false,
-      sync: { pageLimit: 20 },
-      connections: { beta: { apiToken: 'env:BETA_TOKEN' }, gamma: { apiToken: 'env:GAMMA_TOKEN' } },
-    }),
-  );
-  env = {
-    TMS_SYNC_CONFIG: config,
-    TMS_BASE_URL: sim.url,
-    TMS_API_TOKEN: 'dev-api-token-1',
-    BETA_TOKEN: 'dev-api-token-2',
-    GAMMA_TOKEN: 'dev-api-token-3',
-    QUEUE_PREFIX: prefix,
-  };
+  env = accountFleetEnv({ dir, simUrl: sim.url, others: ['beta', 'gamma'], queuePrefix: prefix });
 });
 
 afterAll(async () => {
