@@ -16,9 +16,6 @@ export interface RedisBudgetOptions {
   readonly keyPrefix?: string;
 }
 
-/** Far above any TMS: with no known allowance the bucket only spaces nothing. */
-const unlimited = 1_000_000;
-
 // A pause only ever grows: a shorter Retry-After got later must not cut a longer one short.
 const extendPauseScript =
   "if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end return 1";
@@ -31,25 +28,27 @@ const extendPauseScript =
  * lasts. While Redis cannot be reached each process falls back to a bucket and pauses of its own.
  */
 export function createRedisBudget(options: RedisBudgetOptions): RequestBudget {
-  const points = options.requestsPerSecond > 0 ? options.requestsPerSecond : unlimited;
+  const points = options.requestsPerSecond;
   const keyPrefix = options.keyPrefix ?? 'tms-sync:budget';
-  const limiter = new RateLimiterRedis({
-    storeClient: options.redis,
-    keyPrefix,
-    points,
-    duration: 1,
-    execEvenly: options.requestsPerSecond > 0,
-    insuranceLimiter: new RateLimiterMemory({ points, duration: 1 }),
-  });
+  // With no known allowance there is nothing to space: no bucket, no round trip per send.
+  const limiter =
+    points > 0
+      ? new RateLimiterRedis({
+          storeClient: options.redis,
+          keyPrefix,
+          points,
+          duration: 1,
+          execEvenly: true,
+          insuranceLimiter: new RateLimiterMemory({ points, duration: 1 }),
+        })
+      : undefined;
   const tenant = createHash('sha256').update(options.apiToken).digest('hex').slice(0, 16);
   const key = `${options.origin}#${tenant}`;
   const pauseKey = `${keyPrefix}:pause:${key}`;
   const local = createLocalPause();
+  const shared = sharedPauseReader(() => options.redis.pttl(pauseKey).catch(() => 0));
   // The local pause only holds what Redis could not take, so deleting the key lifts a pause fleet-wide.
-  const pausedForMs = async () => {
-    const shared = await options.redis.pttl(pauseKey).catch(() => 0);
-    return Math.max(local.remainingMs(), shared);
-  };
+  const pausedForMs = async () => Math.max(local.remainingMs(), await shared.remainingMs());
   return {
     async take(signal, maxWaitMs = Number.POSITIVE_INFINITY) {
       const deadline = performance.now() + maxWaitMs;
@@ -61,6 +60,7 @@ export function createRedisBudget(options: RedisBudgetOptions): RequestBudget {
           await abortableSleep(paused, signal);
           continue;
         }
+        if (limiter === undefined) return 0;
         try {
           await limiter.consume(key);
           return 0;
@@ -73,7 +73,41 @@ export function createRedisBudget(options: RedisBudgetOptions): RequestBudget {
     async pause(ms) {
       const pauseMs = Math.max(1, Math.ceil(ms));
       await options.redis.eval(extendPauseScript, 1, pauseKey, pauseMs).catch(() => local.extend(pauseMs));
+      shared.extend(pauseMs);
     },
     pausedForMs,
+  };
+}
+
+/**
+ * How long one read of the shared pause answers for this process: a run's sends come in bursts
+ * (the job's check, then its requests), and a round trip each was most of an idle run's cost. A
+ * pause another worker asks for reaches this one's sends within this time.
+ */
+export const pauseReadMs = 50;
+
+/** The shared pause's remaining time as last read from Redis: read again once `pauseReadMs` passed, one read at a time. */
+function sharedPauseReader(read: () => Promise<number>) {
+  let until = 0;
+  let readAt = Number.NEGATIVE_INFINITY;
+  let reading: Promise<void> | undefined;
+  const remaining = () => Math.max(0, until - performance.now());
+  return {
+    async remainingMs(): Promise<number> {
+      if (performance.now() - readAt >= pauseReadMs)
+        await (reading ??= read()
+          .then((ms) => {
+            readAt = performance.now();
+            until = readAt + Math.max(0, ms);
+          })
+          .finally(() => {
+            reading = undefined;
+          }));
+      return remaining();
+    },
+    /** This process asked for a pause: its own next sends wait, without a read. */
+    extend(ms: number): void {
+      until = Math.max(until, performance.now() + ms);
+    },
   };
 }

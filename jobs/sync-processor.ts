@@ -153,11 +153,18 @@ async function runAndSettle(
   return settleRun(ctx, summary);
 }
 
-/** The job's partition run by the engine, its progress reported per page; undefined when stopped before it began. */
+/** How often a running job's progress (pages, records) is saved to its job: `status` shows it. */
+const progressEveryMs = 1000;
+
+/** The job's partition run by the engine, its progress reported at most every `progressEveryMs`; undefined when stopped before it began. */
 async function runJob(options: SyncProcessorOptions, job: SyncJob, signal: AbortSignal, log: Logger) {
   const { stream, partition, trigger, full = false, reconcile = false } = job.data;
   log.info({ trigger, full, reconcile, attempt: job.attemptsMade + 1 }, 'sync job started');
+  let reportedAt = performance.now();
   const onProgress = (progress: RunProgress) => {
+    // A round trip to Redis per page would cost most runs (one page) more than their work.
+    if (performance.now() - reportedAt < progressEveryMs) return;
+    reportedAt = performance.now();
     const update: SyncJobProgress = {
       pages: progress.pages,
       records: progress.records,

@@ -7,7 +7,11 @@ import type { RunSlots } from '../../jobs/run-slots.js';
 import { openSyncQueue, type SyncQueue } from '../../jobs/sync-queue.js';
 import { type StopOptions, type SyncWorker, startSyncWorker } from '../../jobs/sync-worker.js';
 import { readHeartbeats } from '../../jobs/worker-heartbeat.js';
-import { type CommandDelivery, startCommandDelivery } from '../../jobs/write-back-delivery.js';
+import {
+  type CommandDelivery,
+  forgetCommandQueue,
+  startCommandDelivery,
+} from '../../jobs/write-back-delivery.js';
 import type { Logger } from '../logger.js';
 import { createSyncMetrics, type SyncMetrics } from '../ops/sync-metrics.js';
 import { workerReadiness } from '../ops/worker-readiness.js';
@@ -27,6 +31,8 @@ export interface ConnectionWorkerOptions {
    * jobs held at once. @default one connection alone, as `worker` always ran
    */
   readonly fleet?: { readonly slots: RunSlots; readonly concurrency: number };
+  /** The process's write-back delivery, shared by its connections. @default one of this connection alone */
+  readonly delivery?: CommandDelivery;
 }
 
 /** One connection's part of a worker: its engine, queue and metrics, then its jobs once started. */
@@ -87,7 +93,9 @@ export async function openConnectionWorker(options: ConnectionWorkerOptions): Pr
     commandCounts: () => store.commands.counts(),
   });
   let sync: SyncWorker | undefined;
-  let commands: CommandDelivery | undefined;
+  const ownDelivery = options.delivery === undefined;
+  const delivery = options.delivery ?? startCommandDelivery({ everyMs: settings.commands.everyMs });
+  let delivering = false;
   return {
     settings,
     queue,
@@ -114,16 +122,25 @@ export async function openConnectionWorker(options: ConnectionWorkerOptions): Pr
           : {}),
       });
       // Write-back (docs/write-back.md): delivery passes beside the sync jobs, on the same client.
-      commands = await startCommandDelivery({ settings, logger, redis, client, store, syncQueue: queue });
+      await forgetCommandQueue(settings, redis);
+      const name = settings.connection;
+      delivery.add({ name, settings, logger, client, outbox: store.commands, syncQueue: queue });
+      delivering = true;
     },
     async stop(timeoutMs, stopOptions) {
+      const commandsStopped = !delivering
+        ? true
+        : ownDelivery
+          ? delivery.stop(timeoutMs)
+          : delivery.remove(settings.connection, timeoutMs);
       const [graceful, commandsGraceful] = await Promise.all([
         sync?.stop(timeoutMs, stopOptions) ?? true,
-        commands?.stop(timeoutMs) ?? true,
+        commandsStopped,
       ]);
       return graceful && commandsGraceful;
     },
     async close() {
+      if (ownDelivery) await delivery.stop(0);
       metrics.close();
       await queue.close();
       await engine.close();

@@ -5,6 +5,7 @@ import type { Settings } from '../../config/settings.js';
 import { createRunSlots } from '../../jobs/run-slots.js';
 import { openSyncQueue } from '../../jobs/sync-queue.js';
 import { heartbeatKey } from '../../jobs/worker-heartbeat.js';
+import { startCommandDelivery } from '../../jobs/write-back-delivery.js';
 import { controlRowsReader } from '../connections/connection-control.js';
 import { withStoredConnections } from '../connections/stored-connections.js';
 import type { Logger } from '../logger.js';
@@ -46,6 +47,8 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
     slots,
     concurrency: Math.min(file.worker.connectionConcurrency, file.worker.concurrency),
   };
+  // One delivery for all connections: their outboxes asked together (one statement per database).
+  const delivery = startCommandDelivery({ everyMs: file.commands.everyMs });
   const running = new Map<string, { worker: ConnectionWorker; shape: string }>();
   const parked = new Map<string, string>();
   const control = controlRowsReader(file);
@@ -76,7 +79,13 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
     const log = logger.child({ connection: name });
     try {
       const settings = resolveConnection(wanted, name, options.env);
-      const worker = await openConnectionWorker({ settings, redis, logger: log, fleet: fleetShare });
+      const worker = await openConnectionWorker({
+        settings,
+        redis,
+        logger: log,
+        fleet: fleetShare,
+        delivery,
+      });
       try {
         // The limit is the queue's, in Redis: every worker process of the fleet keeps to it.
         await worker.queue.setGlobalConcurrency(file.worker.connectionConcurrency);
@@ -143,6 +152,7 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
       const workers = [...running.values()].map((entry) => entry.worker);
       running.clear();
       const graceful = await Promise.all(workers.map((worker) => worker.stop(timeoutMs)));
+      await delivery.stop(0);
       await Promise.all(workers.map((worker) => worker.close()));
       await control.close();
       return graceful.every(Boolean);

@@ -2,10 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
-import { Queue } from 'bullmq';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SyncQueue } from '../../jobs/sync-queue.js';
-import { commandQueueName } from '../../jobs/write-back-delivery.js';
 
 export const dashboardPath = '/admin/queues';
 const cookieName = 'tms_ops_token';
@@ -17,19 +15,12 @@ export interface DashboardRouteOptions {
 }
 
 /**
- * Bull Board at /admin/queues, behind the dashboard token (401 without it): the sync queue and
- * the write-back queue of delivery passes (`<QUEUE_NAME>-commands`, docs/write-back.md).
+ * Bull Board at /admin/queues, behind the dashboard token (401 without it): the sync queue.
  */
 export async function dashboardRoute(app: FastifyInstance, options: DashboardRouteOptions): Promise<void> {
   const serverAdapter = new FastifyAdapter();
   serverAdapter.setBasePath(dashboardPath);
-  const { connection, prefix } = options.queue.opts;
-  const commands = new Queue(commandQueueName({ worker: { queueName: options.queue.name } }), {
-    connection,
-    prefix,
-  });
-  app.addHook('onClose', () => commands.close());
-  createBullBoard({ queues: [new BullMQAdapter(options.queue), new BullMQAdapter(commands)], serverAdapter });
+  createBullBoard({ queues: [new BullMQAdapter(options.queue)], serverAdapter });
   app.addHook('onRequest', async (request, reply) => {
     const given = presentedToken(request);
     if (given === undefined || !sameSecret(given, options.token))

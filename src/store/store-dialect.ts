@@ -150,6 +150,8 @@ export interface StoreDialect {
   readonly db: Kysely<StoreDatabase>;
   /** PostgreSQL: the schema that holds the whole store (its connections' search_path); made by the migrations. */
   readonly schema?: string | undefined;
+  /** PostgreSQL: the database's URL, a key that is equal for the stores sharing the process's pool of it (never shown). */
+  readonly database?: string | undefined;
   readonly types: SqlTypes;
   /** The hot path: built once per table, its SQL prepared or cached once. */
   createPageUpsert(table: StreamTable): PageUpsert;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSimAdminClient } from '../../src/sim/sim-admin-client.js';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
 import { runCli, verifyConnection } from '../reliability/support/run-cli.js';
 import { dialects } from '../store/store-fixture.js';
@@ -134,6 +135,40 @@ describe.each(dialects)('worker --all-connections on $name', ({ name, fixture: m
       "delta's queue gone from Redis",
     );
   }, 45_000);
+
+  it("delivers each connection's write-back commands to its own account, and syncs what they changed", async () => {
+    const admin = (account: number) => createSimAdminClient({ url: sim.url, account });
+    const invoices = (await admin(2).truth('invoices')).invoices!['']!.records as Array<{
+      id: string;
+      status: string;
+    }>;
+    const invoice = invoices.find((row) => row.status === 'finalized')!.id;
+    const references = async (account: number) =>
+      (
+        ((await admin(account).truth('invoice_payments')).invoice_payments?.[invoice]?.records ??
+          []) as Array<{ reference: string }>
+      ).map((payment) => payment.reference);
+    const body = (reference: string) => JSON.stringify({ amount: 5, date: '2026-11-20', reference });
+    for (const [connection, reference] of [
+      ['beta', 'FLEET-BETA'],
+      ['default', 'FLEET-DEFAULT'],
+    ] as const) {
+      const added = await runCli(
+        ['command', 'add', 'record_payment', invoice, '--body', body(reference), '--connection', connection],
+        env,
+      );
+      expect(added.code, added.stdout + added.stderr).toBe(0);
+    }
+    await eventually(
+      async () =>
+        (await references(2)).includes('FLEET-BETA') && (await references(1)).includes('FLEET-DEFAULT'),
+      15_000,
+      'both payments delivered',
+    );
+    expect(await references(2)).not.toContain('FLEET-DEFAULT');
+    expect(await references(1)).not.toContain('FLEET-BETA');
+    await eventually(() => lineOf('beta', '"trigger":"command"'), 10_000, "beta's run of what changed");
+  }, 40_000);
 
   it('runs no job of a paused connection 10 s after `connections pause`, and runs it again on `resume`', async () => {
     const queue = new Queue('tms-sync.beta', { connection: redis, prefix });

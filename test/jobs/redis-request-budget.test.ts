@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRedisBudget } from '../../jobs/redis-request-budget.js';
+import { createRedisBudget, pauseReadMs } from '../../jobs/redis-request-budget.js';
 
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
 const prefixes: string[] = [];
@@ -43,9 +44,11 @@ describe('the request budget shared through Redis', () => {
     try {
       await budgets[1]!.take();
       await budgets[0]!.pause(1000);
+      // The other worker's sends see it once their last read of the pause is that old.
+      await sleep(pauseReadMs);
       const started = performance.now();
       await budgets[1]!.take();
-      expect(performance.now() - started).toBeGreaterThanOrEqual(900);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(850);
     } finally {
       await close();
     }
@@ -97,6 +100,33 @@ describe('the request budget shared through Redis', () => {
     }
   });
 
+  it('reads the shared pause once for the sends of a burst, and its own pause holds its next send at once', async () => {
+    const { budgets, close } = twoWorkers(0);
+    try {
+      const monitor = redis.duplicate();
+      const reads: string[] = [];
+      await monitor.monitor().then((feed) =>
+        feed.on('monitor', (_time, args: string[]) => {
+          if (args[0]?.toLowerCase() === 'pttl' && args[1]?.startsWith(prefixes.at(-1)!)) reads.push(args[1]);
+        }),
+      );
+      try {
+        await Promise.all(Array.from({ length: 10 }, () => budgets[0]!.take()));
+        await budgets[0]!.take();
+        await sleep(20);
+        expect(reads.length).toBeLessThanOrEqual(2);
+        await budgets[0]!.pause(300);
+        const started = performance.now();
+        await budgets[0]!.take();
+        expect(performance.now() - started).toBeGreaterThanOrEqual(250);
+      } finally {
+        monitor.disconnect();
+      }
+    } finally {
+      await close();
+    }
+  });
+
   it('lifts the pause for the whole fleet when its Redis key is deleted', async () => {
     const { budgets, close } = twoWorkers(0);
     const keyPrefix = prefixes.at(-1)!;
@@ -105,6 +135,7 @@ describe('the request budget shared through Redis', () => {
       const keys = await redis.keys(`${keyPrefix}:pause:*`);
       expect(keys).toHaveLength(1);
       await redis.del(...keys);
+      await sleep(pauseReadMs);
       expect(await budgets[0]!.pausedForMs()).toBe(0);
       expect(await budgets[1]!.take(undefined, 1000)).toBe(0);
     } finally {

@@ -144,4 +144,29 @@ describeOnEachDialect('the command outbox', (fixture) => {
     });
     expect(retried).toMatchObject({ id: a, inDoubt: true, attempts: 2, lastError: 'reset' });
   });
+
+  it('says a delivery pass has work for a new row, a retry whose time came and a lease that passed, and for nothing else', async () => {
+    const commands = store().commands;
+    expect(await commands.due(now)).toBe(false);
+    const [a, b] = await commands.add([
+      { kind: 'record_payment', target: '1', body: payment('A') },
+      { kind: 'record_payment', target: '2', body: payment('B') },
+    ]);
+    expect(await commands.due(now)).toBe(true);
+    await commands.admit(check, now);
+    await commands.claim({ owner: 'a', now, leaseUntil: later(1000), limit: 10 });
+    await commands.settle(a!, 'a', { status: 'done', now, attempts: 1, inDoubt: false });
+    expect(await commands.due(now)).toBe(false);
+    expect(await commands.due(later(1001))).toBe(true);
+    await commands.settle(b!, 'a', {
+      status: 'pending',
+      now,
+      attempts: 1,
+      inDoubt: false,
+      lastError: 'reset',
+      nextAttemptAt: later(500),
+    });
+    expect(await commands.due(later(499))).toBe(false);
+    expect(await commands.due(later(500))).toBe(true);
+  });
 });

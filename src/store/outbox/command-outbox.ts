@@ -1,6 +1,7 @@
 import type { StoreDialect } from '../store-dialect.js';
 import { admit, claimCommands } from './claim-commands.js';
 import { type CommandRow, decodeCommand } from './command-rows.js';
+import { hasDue, schemasWithDue } from './due-commands.js';
 import { beginSend, renewLease, settleCommand } from './held-commands.js';
 import type { CommandOutbox } from './outbox-types.js';
 import { addCommands, countCommands, listCommands, nextDue, resolveCommand } from './read-commands.js';
@@ -19,6 +20,15 @@ export function createCommandOutbox(dialect: StoreDialect): CommandOutbox {
     counts: () => countCommands(db),
     resolve: (id, to, note, createdId) => resolveCommand(db, decode, { id, to, note, createdId }),
     nextDue: () => nextDue(db),
+    due: (now) => hasDue(db, now),
+    sharedDatabase:
+      dialect.database !== undefined && dialect.schema !== undefined
+        ? {
+            database: dialect.database,
+            schema: dialect.schema,
+            dueAmong: (schemas, now) => schemasWithDue(db, schemas, now),
+          }
+        : undefined,
   };
 }
 
@@ -28,9 +38,10 @@ export function retriedOutbox(
   retried: <R>(verb: string, run: () => Promise<R>) => Promise<R>,
 ): CommandOutbox {
   const wrapped: Record<string, unknown> = {};
-  for (const [name, verb] of Object.entries(outbox) as Array<
-    [string, (...args: unknown[]) => Promise<unknown>]
-  >)
-    wrapped[name] = (...args: unknown[]) => retried(`commands.${name}`, () => verb(...args));
+  for (const [name, verb] of Object.entries(outbox) as Array<[string, unknown]>)
+    wrapped[name] =
+      typeof verb === 'function'
+        ? (...args: unknown[]) => retried(`commands.${name}`, () => verb(...args))
+        : verb;
   return wrapped as unknown as CommandOutbox;
 }

@@ -74,4 +74,17 @@ export interface CommandOutbox {
   ): Promise<Command | undefined>;
   /** When the next waiting command becomes deliverable (a retry's time, a lease's end); null when none waits. */
   nextDue(): Promise<Date | null>;
+  /** Whether a delivery pass has work now: a command to admit, to deliver, or whose deliverer's lease passed. */
+  due(now: Date): Promise<boolean>;
+  /** PostgreSQL, in a schema of its own: `due` of the outboxes of one database is asked in one statement. */
+  readonly sharedDatabase?: SharedDatabaseOutbox | undefined;
+}
+
+/** An outbox in one schema of a PostgreSQL database that other stores of the process also use. */
+export interface SharedDatabaseOutbox {
+  /** Equal for the outboxes of one database (its URL: a key, never shown). */
+  readonly database: string;
+  readonly schema: string;
+  /** The schemas among `schemas` (of this database) whose outbox has work now. */
+  dueAmong(schemas: readonly string[], now: Date): Promise<Set<string>>;
 }

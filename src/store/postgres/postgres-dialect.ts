@@ -32,6 +32,7 @@ export function openPostgresDialect(options: PostgresDialectOptions): StoreDiale
     name: 'postgres',
     db,
     schema: options.schema,
+    database: options.url,
     types: postgresTypes,
     createPageUpsert: (table) => createPostgresPageUpsert(table),
     enqueueParentsQueries: postgresEnqueueParentsQueries,
