@@ -15,6 +15,7 @@ import { type BackfillContext, type BackfillRow, backfillRows, productFiles } fr
 import { buildReport, formatReport, saveReport } from './bench-report.js';
 import { measureChildren } from './children-rows.js';
 import { type ConnectionFleetRow, measureConnectionFleet } from './connection-fleet.js';
+import { formatConnections } from './connection-report.js';
 import { measureFaults } from './fault-rows.js';
 import { measureFleetWorker } from './fleet-worker.js';
 import { summarizeChildren, summarizeFaults, summarizeWholeProcess } from './group-summaries.js';
@@ -124,23 +125,24 @@ async function connectionsGroup(flags: BenchFlags, workDir: string): Promise<Con
   try {
     for (const connections of counts) {
       log(`connections: ${connections} accounts, ${flags.connectionWorkers} workers`);
-      rows.push(
-        await measureConnectionFleet({
-          connections,
-          workers: flags.connectionWorkers,
-          intervalSeconds: flags.connectionInterval,
-          steadyMinutes: flags.connectionSteadyMinutes,
-          ...(connections === largest
-            ? {
-                beside: { invoices: flags.connectionBigInvoices, minutes: flags.connectionBesideMinutes },
-              }
-            : {}),
-          pg,
-          redisUrl: flags.redisUrl,
-          workDir,
-          log,
-        }),
-      );
+      const row = await measureConnectionFleet({
+        connections,
+        workers: flags.connectionWorkers,
+        intervalSeconds: flags.connectionInterval,
+        steadyMinutes: flags.connectionSteadyMinutes,
+        ...(connections === largest
+          ? {
+              beside: { invoices: flags.connectionBigInvoices, minutes: flags.connectionBesideMinutes },
+            }
+          : {}),
+        pg,
+        redisUrl: flags.redisUrl,
+        workDir,
+        log,
+      });
+      rows.push(row);
+      // Printed as it ends: a later count that cannot finish (a small machine) loses no figure.
+      log(`${formatConnections([row])}\n${JSON.stringify(row)}`);
     }
     return rows;
   } finally {

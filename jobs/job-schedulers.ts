@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { RepeatOptions } from 'bullmq';
 import pMap from 'p-map';
 import type { ScheduleSetting, Settings } from '../config/settings.js';
@@ -28,6 +29,8 @@ export interface SchedulerSync {
  * nightly), upserted so a restart never adds a second, and none for what is no longer configured.
  * A scheduler only emits `tick` jobs; the worker turns a tick into a deduplicated `sync` job
  * (sync-processor.ts), so a tick during a run yields one follow-up run, never a parallel one.
+ * The ticks of an `everySeconds` schedule are spread over its interval, partition by partition
+ * (`spreadOffset`); a new scheduler ticks once at once, so a new partition does not wait for its slot.
  */
 export async function syncSchedulers(queue: SyncQueue, settings: Settings): Promise<SchedulerSync> {
   const { partitions, skipped } = selectPartitions([], settings);
@@ -44,21 +47,24 @@ export async function syncSchedulers(queue: SyncQueue, settings: Settings): Prom
         data: { ...data, reconcile: true },
       });
   }
+  const existing = new Set((await queue.getJobSchedulers(0, -1)).map((scheduler) => scheduler.key));
   // Many at once: each is a round trip, and thousands of operators make tens of thousands.
   await pMap(
     wanted,
     ({ id, schedule, data }) =>
-      queue.upsertJobScheduler(id, repeatOf(schedule), {
+      queue.upsertJobScheduler(id, repeatOf(schedule, `${queue.name}:${id}`), {
         name: jobNames.tick,
         data,
-        opts: { attempts: 1, removeOnComplete: true, removeOnFail: 100 },
+        opts: tickOptions,
       }),
     { concurrency: schedulersInFlight },
   );
+  const fresh = wanted.filter((entry) => entry.schedule.cron === undefined && !existing.has(entry.id));
+  await queue.addBulk(fresh.map(({ data }) => ({ name: jobNames.tick, data, opts: tickOptions })));
   const upserted = new Set(wanted.map((entry) => entry.id));
-  const removed = (await queue.getJobSchedulers(0, -1))
-    .map((scheduler) => scheduler.key)
-    .filter((key) => Object.values(kinds).some((prefix) => key.startsWith(prefix)) && !upserted.has(key));
+  const removed = [...existing].filter(
+    (key) => Object.values(kinds).some((prefix) => key.startsWith(prefix)) && !upserted.has(key),
+  );
   await pMap(removed, (key) => queue.removeJobScheduler(key), { concurrency: schedulersInFlight });
   return { upserted: [...upserted], removed, skipped };
 }
@@ -66,8 +72,21 @@ export async function syncSchedulers(queue: SyncQueue, settings: Settings): Prom
 /** Scheduler upserts sent at once: one connection pipelines them. */
 const schedulersInFlight = 64;
 
-function repeatOf(schedule: ScheduleSetting): Omit<RepeatOptions, 'key'> {
-  return schedule.cron !== undefined
-    ? { pattern: schedule.cron }
-    : { every: (schedule.everySeconds ?? 300) * 1000 };
+const tickOptions = { attempts: 1, removeOnComplete: true, removeOnFail: 100 };
+
+function repeatOf(schedule: ScheduleSetting, scheduler: string): Omit<RepeatOptions, 'key'> {
+  if (schedule.cron !== undefined) return { pattern: schedule.cron };
+  const every = (schedule.everySeconds ?? 300) * 1000;
+  return { every, offset: spreadOffset(scheduler, every) };
+}
+
+/**
+ * Where in each interval a scheduler ticks: fixed per scheduler (its queue and id), spread evenly
+ * over the schedulers. Without it every partition of a connection is due at the same moment (the
+ * one its schedulers were made), and the last of them waits for the others' runs.
+ */
+export function spreadOffset(scheduler: string, everyMs: number): number {
+  const hash = createHash('sha1').update(scheduler).digest().readUInt32BE(0);
+  // BullMQ reads an offset of 0 as none.
+  return 1 + (hash % Math.max(1, everyMs - 1));
 }

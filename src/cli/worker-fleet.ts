@@ -123,7 +123,9 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
       ),
     );
     for (const name of parked.keys()) if (!active.has(name)) parked.delete(name);
-    const added = [...active].filter(([name]) => !running.has(name));
+    // In an order of its own per process: the workers of a fleet that start together migrate
+    // different schemas at once instead of queueing on the same schema's lock.
+    const added = shuffled([...active].filter(([name]) => !running.has(name)));
     // A few at once: each opens (and may migrate) its store.
     await pMap(added, ([name, shape]) => startOne(name, wanted, shape), { concurrency: startsInFlight });
   };
@@ -177,6 +179,14 @@ async function forgetQueue(settings: Settings, redis: Redis, logger: Logger): Pr
 function shapeOf(settings: Settings, name: string): string {
   const { paused: _paused, ...entry } = settings.connections[name] ?? {};
   return JSON.stringify(entry);
+}
+
+function shuffled<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
 }
 
 /** Connections opened at once when many start (a fleet's first start, a batch of `connections add`). */

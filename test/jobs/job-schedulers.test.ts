@@ -100,6 +100,30 @@ describe('job schedulers', () => {
     );
   });
 
+  it("spreads the ticks of an interval over it, partition by partition, and ticks a new partition's scheduler once at once", async () => {
+    const operators = Array.from({ length: 40 }, (_, i) => String(1001 + i));
+    fixture = queueFixture({ TMS_OPERATORS: operators.join(',') });
+    const settings = {
+      ...fixture.settings,
+      schedule: { everySeconds: 3600 },
+      reconcileSchedule: false as const,
+    };
+    const before = Date.now();
+    const { upserted } = await syncSchedulers(fixture.queue, settings);
+    const next = (await fixture.queue.getJobSchedulers(0, -1))
+      .filter((item) => item.key.startsWith('sync:tasks:'))
+      .map((item) => item.next! - before);
+    expect(next).toHaveLength(40);
+    // 40 slots spread over the hour: some in each quarter, none two alike.
+    for (let quarter = 0; quarter < 4; quarter++)
+      expect(next.filter((ms) => Math.floor(ms / 900_000) === quarter).length).toBeGreaterThan(0);
+    expect(new Set(next).size).toBe(40);
+    // Each new scheduler's first tick did not wait for its slot: one tick job each, waiting now.
+    expect(await fixture.queue.getWaitingCount()).toBe(upserted.length);
+    await syncSchedulers(fixture.queue, settings);
+    expect(await fixture.queue.getWaitingCount()).toBe(upserted.length);
+  });
+
   it('skips per-operator streams when no operators are configured', async () => {
     fixture = queueFixture();
     const result = await syncSchedulers(fixture.queue, fixture.settings);
