@@ -94,15 +94,16 @@ function sharedPauseReader(read: () => Promise<number>) {
   const remaining = () => Math.max(0, until - performance.now());
   return {
     async remainingMs(): Promise<number> {
-      if (performance.now() - readAt >= pauseReadMs)
-        await (reading ??= read()
-          .then((ms) => {
-            readAt = performance.now();
-            until = readAt + Math.max(0, ms);
-          })
-          .finally(() => {
-            reading = undefined;
-          }));
+      if (performance.now() - readAt < pauseReadMs) return remaining();
+      reading ??= read()
+        .then((ms) => {
+          readAt = performance.now();
+          until = readAt + Math.max(0, ms);
+        })
+        .finally(() => {
+          reading = undefined;
+        });
+      await reading;
       return remaining();
     },
     /** This process asked for a pause: its own next sends wait, without a read. */
