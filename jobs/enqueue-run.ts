@@ -3,7 +3,7 @@ import pMap from 'p-map';
 import type { Settings } from '../config/settings.js';
 import type { PartitionSummary } from '../src/sync/run-options.js';
 import { configuredStreams, type SkippedStream, selectPartitions } from '../src/sync/select-partitions.js';
-import { childStreamsOf } from '../src/sync/stream-order.js';
+import { childStreamsOf, idsReadersOf, readsOwnOperator } from '../src/sync/stream-order.js';
 import { type BackfillClassifier, backfillPriority } from './backfill-priority.js';
 import { deduplicationIdOf, jobNames, type RequestResult, type SyncJobData } from './sync-job.js';
 import type { SyncQueue } from './sync-queue.js';
@@ -88,21 +88,30 @@ export async function enqueueStreams(
 }
 
 /**
- * After a parent's run that queued parents (every record it committed or marked deleted queues its
- * children), a run of each configured child stream at once (`streams.include`/`exclude`), so
- * children do not wait for their own schedule.
- * Coalesced like every request: while a child's job waits this folds into it, while one runs
- * exactly one follow-up is made, however many parent runs ask.
+ * After a run that changed what other streams read, a run of each configured one at once
+ * (`streams.include`/`exclude`), so they do not wait for their own schedule: the child streams
+ * after a parent's run that queued parents (every record it committed or marked deleted queues
+ * its children), and the streams whose ids come from its rows, for the same operator, after a run
+ * that inserted, updated or deleted some (the goods of new tasks; a first run, which they were
+ * skipped waiting for).
+ * Coalesced like every request: while a job waits this folds into it, while one runs exactly one
+ * follow-up is made, however many runs ask.
  */
-export async function enqueueChildRuns(
+export async function enqueueDependentRuns(
   queue: SyncQueue,
   settings: Pick<Settings, 'streams'>,
   summary: PartitionSummary,
 ): Promise<EnqueuedRun[]> {
-  if (summary.dryRun || summary.records + summary.deleted === 0) return [];
+  if (summary.dryRun) return [];
   const configured = configuredStreams(settings);
+  const targets: Array<Pick<SyncJobData, 'stream' | 'partition'>> = [];
+  if (summary.records + summary.deleted > 0)
+    for (const child of childStreamsOf(summary.stream)) targets.push({ stream: child, partition: '' });
+  if (summary.inserted + summary.updated + summary.deleted > 0)
+    for (const reader of idsReadersOf(summary.stream))
+      targets.push({ stream: reader, partition: readsOwnOperator(reader) ? summary.partition : '' });
   const runs: EnqueuedRun[] = [];
-  for (const child of childStreamsOf(summary.stream).filter((stream) => configured.includes(stream)))
-    runs.push(await enqueueRun(queue, { stream: child, partition: '', trigger: 'parent' }));
+  for (const target of targets.filter((target) => configured.includes(target.stream)))
+    runs.push(await enqueueRun(queue, { ...target, trigger: 'parent' }));
   return runs;
 }

@@ -7,7 +7,7 @@ import type { Logger } from '../src/logger.js';
 import type { PartitionSummary, RunProgress } from '../src/sync/run-options.js';
 import type { SyncEngine } from '../src/sync/sync-engine.js';
 import type { BackfillClassifier } from './backfill-priority.js';
-import { enqueueChildRuns, enqueueRun, enqueueStreams } from './enqueue-run.js';
+import { enqueueDependentRuns, enqueueRun, enqueueStreams } from './enqueue-run.js';
 import {
   postpone,
   putBack,
@@ -145,10 +145,11 @@ async function runAndSettle(
   if (!summary) return putBack(ctx);
   options.onRun?.(summary, ctx.job.data);
   if (summary.result === 'succeeded') options.classifier?.completed(ctx.job.data);
-  await enqueueChildRuns(options.queue, options.settings, summary).then(
-    (runs) => runs.length > 0 && log.info({ children: runs.map((run) => run.jobId) }, 'child runs enqueued'),
+  await enqueueDependentRuns(options.queue, options.settings, summary).then(
+    (runs) =>
+      runs.length > 0 && log.info({ dependents: runs.map((run) => run.jobId) }, 'dependent runs enqueued'),
     (error: unknown) =>
-      log.warn({ error: String(error) }, 'child runs not enqueued; they run on their schedule'),
+      log.warn({ error: String(error) }, 'dependent runs not enqueued; they run on their schedule'),
   );
   return settleRun(ctx, summary);
 }

@@ -10,6 +10,13 @@ export function childStreamsOf(parent: string): string[] {
     .map(([name]) => name);
 }
 
+/** The streams whose ids come from `stream`'s rows (the goods, balances and folders of the tasks). */
+export function idsReadersOf(stream: string): string[] {
+  return Object.entries(catalogue)
+    .filter(([, definition]) => definition.strategy === 'snapshot' && definition.idsFrom?.stream === stream)
+    .map(([name]) => name);
+}
+
 /** The streams a stream reads from the store: its parent, or the stream whose rows supply its ids. */
 export function dependenciesOf(stream: string): string[] {
   const definition = catalogue[stream];
