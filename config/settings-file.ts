@@ -38,6 +38,7 @@ export const SettingsFile = Type.Object(
           maxStalls: Type.Optional(Type.Integer({ minimum: 1 })),
           rateLimitPauseMs: Type.Optional(Type.Integer({ minimum: 1 })),
           shutdownTimeoutMs: Type.Optional(Type.Integer({ minimum: 1000 })),
+          connectionViews: Type.Optional(Type.String({ minLength: 1 })),
           dashboardToken: Type.Optional(Type.String({ minLength: 1 })),
           webhookSecret: Type.Optional(Type.String({ minLength: 1 })),
         },

@@ -36,6 +36,12 @@ export interface WorkerSettings {
   readonly rateLimitPauseMs: number;
   /** Bound of a graceful stop on SIGINT/SIGTERM [SHUTDOWN_TIMEOUT_MS]. @default 30000 */
   readonly shutdownTimeoutMs: number;
+  /**
+   * PostgreSQL: the schema where `worker --all-connections` keeps the views that union each stream
+   * over every connection of the default connection's database (`connections views`), made again
+   * when connections or their columns change; `off` for none [CONNECTION_VIEWS]. @default 'tms_all'
+   */
+  readonly connectionViews: string;
   /** Token of the Bull Board dashboard at /admin/queues [OPS_DASHBOARD_TOKEN]; unset: no dashboard. @default undefined */
   readonly dashboardToken: string | undefined;
   /** Shared secret of the HMAC signature of POST /webhooks/tms [TMS_WEBHOOK_SECRET]; unset: no webhook. @default undefined */
@@ -53,6 +59,7 @@ export const defaultWorkerSettings: WorkerSettings = Object.freeze({
   maxStalls: 20,
   rateLimitPauseMs: 30_000,
   shutdownTimeoutMs: 30_000,
+  connectionViews: 'tms_all',
   dashboardToken: undefined,
   webhookSecret: undefined,
 });
@@ -71,6 +78,7 @@ const numbers = {
 const texts = {
   QUEUE_NAME: 'queueName',
   QUEUE_PREFIX: 'queuePrefix',
+  CONNECTION_VIEWS: 'connectionViews',
 } as const satisfies Record<string, keyof WorkerSettings>;
 
 /** Set but blank is a mistake, not "unset": the operator meant to protect the dashboard or the webhook. */
@@ -108,6 +116,11 @@ export function checkWorkerSettings(settings: WorkerSettings): void {
     if (!/^[\w.-]+$/.test(value))
       throw new SettingsError(name, `expected letters, digits, ".", "_" or "-", got "${value}"`);
   }
+  if (settings.connectionViews !== 'off' && !/^[a-z_][a-z0-9_]{0,62}$/.test(settings.connectionViews))
+    throw new SettingsError(
+      'CONNECTION_VIEWS',
+      `expected a schema name (lower-case letters, digits and "_", at most 63, not starting with a digit) or "off", got "${settings.connectionViews}"`,
+    );
   for (const [name, key] of Object.entries(secrets)) {
     const value = settings[key];
     if (value !== undefined && value.trim() === '') {

@@ -63,8 +63,9 @@ function registerViews(connections: Command): void {
     .option('--json', 'print JSON')
     .addHelpText(
       'after',
-      '\nMade again from scratch each run: run it after adding or removing a connection, and once new fields\n' +
-        'brought new columns. Example: select connection, count(*) from tms_all.invoices_live group by connection;',
+      '\nMade again from scratch each run. A running `worker --all-connections` keeps them in CONNECTION_VIEWS\n' +
+        '(default tms_all) as connections and columns change. Example:\n' +
+        'select connection, count(*) from tms_all.invoices_live group by connection;',
     )
     .action((flags: { schema: string; json?: boolean }) =>
       runCommand('connections views', async () => {

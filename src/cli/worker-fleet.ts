@@ -8,6 +8,7 @@ import { heartbeatKey } from '../../jobs/worker-heartbeat.js';
 import { startCommandDelivery } from '../../jobs/write-back-delivery.js';
 import { controlRowsReader } from '../connections/connection-control.js';
 import { withStoredConnections } from '../connections/stored-connections.js';
+import { unionViewsKeeper } from '../connections/union-views-keeper.js';
 import type { Logger } from '../logger.js';
 import { type ConnectionWorker, openConnectionWorker } from './connection-worker.js';
 
@@ -52,6 +53,7 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
   const running = new Map<string, { worker: ConnectionWorker; shape: string }>();
   const parked = new Map<string, string>();
   const control = controlRowsReader(file);
+  const keepViews = unionViewsKeeper(file, logger);
 
   const stopOne = async (name: string, why: string) => {
     const entry = running.get(name)!;
@@ -128,6 +130,7 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
     const added = shuffled([...active].filter(([name]) => !running.has(name)));
     // A few at once: each opens (and may migrate) its store.
     await pMap(added, ([name, shape]) => startOne(name, wanted, shape), { concurrency: startsInFlight });
+    await keepViews?.(wanted, gone.length + added.length > 0);
   };
 
   await refresh(true);

@@ -12,11 +12,20 @@ import { type SourceColumn, sharedColumns, unionViewSql } from './union-view-sql
 export interface UnionViewsOptions {
   /** The schema the views are made in (made when missing). @default 'tms_all' */
   readonly schema?: string;
+  /**
+   * A worker keeping the views: made only when the mirrors' columns differ from this fingerprint
+   * (an earlier report's), and skipped when another process is making them. @default made, waiting for another process
+   */
+  readonly unlessFingerprint?: string | undefined;
 }
 
 /** What `refreshUnionViews` made. */
 export interface UnionViewsReport {
   readonly schema: string;
+  /** Whether the views were made now (false: unchanged since `unlessFingerprint`, or another process had the lock). */
+  readonly made: boolean;
+  /** The mirrors' schemas, relations and columns, summed up: equal while the views stay right. */
+  readonly fingerprint: string;
   /** The connections whose schemas the views read. */
   readonly connections: readonly string[];
   /** Connections left out: on SQLite, or in another PostgreSQL database than the default's. */
@@ -58,22 +67,39 @@ export async function refreshUnionViews(
   const { createPostgresKysely } = await import('../store/postgres/postgres-kysely.js');
   const db = createPostgresKysely({ connectionString: home.url, poolSize: 1 }) as unknown as Kysely<unknown>;
   try {
-    const columns = await readColumns(db, mirrors);
-    const views = relations().flatMap((relation) => {
-      const sources = mirrors.flatMap((mirror) => {
-        const found = columns.get(`${mirror.schema}.${relation}`);
-        return found ? [{ ...mirror, columns: found }] : [];
+    const fingerprint = await columnsFingerprint(db, mirrors);
+    const keeping = options.unlessFingerprint !== undefined;
+    const unchanged = { schema, made: false, fingerprint, connections: [], skipped, views: [] };
+    if (options.unlessFingerprint === fingerprint) return unchanged;
+    const made = await db.transaction().execute(async (trx) => {
+      // One process at a time makes them (the workers of a fleet keep them; a user may run the command).
+      const lock = sql`hashtext(${`tms-sync:union-views:${schema}`})`;
+      if (keeping) {
+        const { rows } = await sql<{
+          locked: boolean;
+        }>`select pg_try_advisory_xact_lock(${lock}) as locked`.execute(trx);
+        if (!rows[0]?.locked) return undefined;
+      } else await sql`select pg_advisory_xact_lock(${lock})`.execute(trx);
+      const columns = await readColumns(trx, mirrors);
+      const views = relations().flatMap((relation) => {
+        const sources = mirrors.flatMap((mirror) => {
+          const found = columns.get(`${mirror.schema}.${relation}`);
+          return found ? [{ ...mirror, columns: found }] : [];
+        });
+        return sources.length === 0 ? [] : [{ relation, sources }];
       });
-      return sources.length === 0 ? [] : [{ relation, sources }];
-    });
-    await db.transaction().execute(async (trx) => {
       await sql`create schema if not exists ${sql.id(schema)}`.execute(trx);
       for (const relation of relations())
         await sql`drop view if exists ${sql.id(schema, relation)}`.execute(trx);
       for (const view of views) await sql.raw(unionViewSql(schema, view.relation, view.sources)).execute(trx);
+      return views;
     });
+    if (made === undefined) return unchanged;
+    const views = made;
     return {
       schema,
+      made: true,
+      fingerprint,
       connections: mirrors.map((mirror) => mirror.connection),
       skipped,
       views: views.map((view) => ({
@@ -123,6 +149,21 @@ function mirrorsIn(settings: Settings, home: Extract<StoreLocation, { kind: 'pos
 function databaseOf(url: string): string {
   const parsed = new URL(url);
   return `${parsed.hostname || parsed.searchParams.get('host')}:${parsed.port || '5432'}${parsed.pathname}`;
+}
+
+/**
+ * The mirrors' schemas, relations and columns summed up in one row of the catalogue (cheaper than
+ * reading them): it changes when a connection's tables appear or a column is added.
+ */
+async function columnsFingerprint(db: Kysely<unknown>, mirrors: readonly Mirror[]): Promise<string> {
+  const schemas = mirrors.map((mirror) => mirror.schema);
+  const { rows } = await sql<{ fingerprint: string }>`
+    select count(*) || ':' || coalesce(sum(hashtext(n.nspname || '.' || c.relname || '.' || a.attname || ':' || a.atttypid)), 0) as fingerprint
+    from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname in (${sql.join(schemas)}) and c.relkind in ('r', 'v') and a.attnum > 0 and not a.attisdropped`.execute(
+    db,
+  );
+  return `${schemas.join(',')}#${rows[0]?.fingerprint ?? ''}`;
 }
 
 /** Every column of the mirrors' relations, by `schema.relation`, in table order. */

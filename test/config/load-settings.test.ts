@@ -268,6 +268,7 @@ describe('loadSettings', () => {
       maxStalls: 20,
       rateLimitPauseMs: 30_000,
       shutdownTimeoutMs: 30_000,
+      connectionViews: 'tms_all',
       dashboardToken: undefined,
       webhookSecret: undefined,
     });

@@ -41,10 +41,11 @@ describe.each(dialects)('worker --all-connections on $name', ({ name, fixture: m
   const fixture = makeFixture();
   const dir = mkdtempSync(join(tmpdir(), 'tms-all-connections-'));
   const prefix = `test-all-${name}-${process.pid}-${Date.now()}`;
+  let storeUrl: string;
 
   beforeAll(async () => {
     const config = join(dir, 'tms-sync.jsonc');
-    const storeUrl = name === 'sqlite' ? `sqlite:${join(dir, 'tms.sqlite')}` : await fixture.freshUrl();
+    storeUrl = name === 'sqlite' ? `sqlite:${join(dir, 'tms.sqlite')}` : await fixture.freshUrl();
     writeFileSync(
       config,
       JSON.stringify({
@@ -115,6 +116,23 @@ describe.each(dialects)('worker --all-connections on $name', ({ name, fixture: m
     const metrics = await (await fetch(`${ops}/metrics`)).text();
     for (const connection of ['default', 'beta', 'broken'])
       expect(metrics).toMatch(new RegExp(`^tms_sync_queue_jobs\\{[^}]*connection="${connection}"`, 'm'));
+    if (name === 'postgres') {
+      // The worker keeps the views across connections (CONNECTION_VIEWS, default tms_all).
+      const counted = () =>
+        fixture.query<{ connection: string; count: number }>(
+          storeUrl,
+          'select connection, count(*)::int as count from tms_all.invoices_live group by connection order by connection',
+        );
+      await eventually(
+        async () => (await counted().catch(() => [])).length === 2,
+        10_000,
+        'the views over default and beta',
+      );
+      expect(await counted()).toEqual([
+        { connection: 'beta', count: expect.any(Number) },
+        { connection: 'default', count: expect.any(Number) },
+      ]);
+    }
   }, 60_000);
 
   it('starts the backfill of a connection added with `connections add` within 10 s, without a restart', async () => {
