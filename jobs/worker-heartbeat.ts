@@ -75,7 +75,7 @@ export async function startHeartbeat(options: HeartbeatOptions): Promise<Heartbe
   const beat = async (extra: Partial<BeatRecord> = {}) => {
     const readiness = await options.readiness?.().catch(() => undefined);
     const said = readiness ? { ready: readiness.ready, notReady: notReadyReasons(readiness) } : {};
-    const beatAt = await redisNow(redis);
+    const beatAt = await redisClockNow(redis);
     await redis.hset(key, id, JSON.stringify({ ...base, beatAt, ...said, ...extra } satisfies BeatRecord));
   };
   await forgetGone(redis, key);
@@ -85,7 +85,7 @@ export async function startHeartbeat(options: HeartbeatOptions): Promise<Heartbe
   return {
     async stop() {
       clearInterval(timer);
-      await beat({ stoppedAt: await redisNow(redis) }).catch(() => undefined);
+      await beat({ stoppedAt: await redisClockNow(redis) }).catch(() => undefined);
     },
   };
 }
@@ -140,4 +140,17 @@ async function forgetGone(redis: Redis, key: string): Promise<void> {
 async function redisNow(redis: Redis): Promise<number> {
   const [seconds, micros] = await redis.time();
   return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+}
+
+/** How long one read of Redis's clock serves the beats of a process (all its connections'). */
+const clockReadMs = 5 * 60_000;
+const clockOffsets = new WeakMap<Redis, { readonly offsetMs: number; readonly readAt: number }>();
+
+/** Redis's clock as this process last read it, moved on by its own: a beat needs no round trip for it. */
+async function redisClockNow(redis: Redis): Promise<number> {
+  const known = clockOffsets.get(redis);
+  if (known && performance.now() - known.readAt < clockReadMs) return Date.now() + known.offsetMs;
+  const now = await redisNow(redis);
+  clockOffsets.set(redis, { offsetMs: now - Date.now(), readAt: performance.now() });
+  return now;
 }

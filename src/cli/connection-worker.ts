@@ -14,7 +14,7 @@ import {
 } from '../../jobs/write-back-delivery.js';
 import type { Logger } from '../logger.js';
 import { createSyncMetrics, type SyncMetrics } from '../ops/sync-metrics.js';
-import { workerReadiness } from '../ops/worker-readiness.js';
+import { readinessAtMostEvery, workerReadiness } from '../ops/worker-readiness.js';
 import { selectPartitions } from '../sync/select-partitions.js';
 import { createSyncEngine, type SyncEngine } from '../sync/sync-engine.js';
 import { readHealth } from './stream-status.js';
@@ -34,6 +34,9 @@ export interface ConnectionWorkerOptions {
   /** The process's write-back delivery, shared by its connections. @default one of this connection alone */
   readonly delivery?: CommandDelivery;
 }
+
+/** How long a connection's readiness, read for its heartbeat or a scrape, serves the next ones in a worker of many. */
+const fleetReadinessMs = 60_000;
 
 /** One connection's part of a worker: its engine, queue and metrics, then its jobs once started. */
 export interface ConnectionWorker {
@@ -80,10 +83,13 @@ export async function openConnectionWorker(options: ConnectionWorkerOptions): Pr
   const { store, client } = engine.context;
   const partitions = () => readHealth(store, new Date(), configured);
   const readiness = workerReadiness({ settings, redis, store, client, partitions });
+  // A worker of many connections beats for each every 10 s and is scraped for each: reading every
+  // one's readiness each time cost more than its runs. /readyz still asks afresh.
+  const recentReadiness = fleet ? readinessAtMostEvery(readiness, fleetReadinessMs) : readiness;
   const metrics = createSyncMetrics({
     jobCounts: () => queue.getJobCounts(),
     partitions,
-    readiness,
+    readiness: recentReadiness,
     workers: () => readHeartbeats(redis, settings.worker),
     heldDeletes: () => store.heldDeletes(),
     // Responses are seen by origin, not by client: connections of one TMS host would count each
@@ -112,7 +118,7 @@ export async function openConnectionWorker(options: ConnectionWorkerOptions): Pr
         budget,
         onRun: (summary) => metrics.observeRun(summary),
         onRetry: (data) => metrics.observeRetry(data.stream),
-        readiness,
+        readiness: recentReadiness,
         ...(fleet
           ? {
               slots: fleet.slots,

@@ -65,3 +65,23 @@ export function runsProblem(
   const first = finished[0]!;
   return `the latest run of every partition failed (${finished.length}; ${partitionLabel(first)}: ${first.lastRun!.error ?? 'no error recorded'})`;
 }
+
+/** `readiness` read at most once per `ms`: the answer of the last read serves the calls within it, one read at a time. */
+export function readinessAtMostEvery(
+  readiness: () => Promise<Readiness>,
+  ms: number,
+): () => Promise<Readiness> {
+  let last: { readonly at: number; readonly answer: Promise<Readiness> } | undefined;
+  return () => {
+    if (last === undefined || performance.now() - last.at >= ms) {
+      const answer = readiness();
+      const read = { at: performance.now(), answer };
+      last = read;
+      // A failed read is not kept: the next call reads again.
+      answer.catch(() => {
+        if (last === read) last = undefined;
+      });
+    }
+    return last.answer;
+  };
+}
