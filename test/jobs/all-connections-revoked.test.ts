@@ -122,10 +122,14 @@ it('fails the runs of the connection whose token is revoked mid-backfill, losing
   expect(await failuresOfEachPartition(revokedFrom, 3)).toEqual(settled);
   const runs = await readBeta((store) => store.listRuns({ stream: 'invoices', limit: 10 }));
   expect(runs.some((run) => run.result === 'failed' && /refused \(401\)/.test(run.error ?? ''))).toBe(true);
-  for (const [connection, account] of others) {
-    const verified = await verify(connection, account);
-    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
-  }
+  // Runs completed after the revoke may be of their `deleted` partitions while the live one's
+  // backfill still waits for a slot: each converges within seconds of its own.
+  for (const [connection, account] of others)
+    await eventually(
+      async () => (await verify(connection, account)).code === 0,
+      15_000,
+      `${connection} converged`,
+    );
 
   const restoredFrom = worker.lines.length;
   await beta.setFaults({ latencyMs: 0 });
@@ -135,7 +139,7 @@ it('fails the runs of the connection whose token is revoked mid-backfill, losing
     10_000,
     "beta's run after the restore",
   );
-  const verified = await verify('beta', 2);
-  expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+  // That run may be of `deleted`; the live partition resumes from its checkpoint on its own tick.
+  await eventually(async () => (await verify('beta', 2)).code === 0, 15_000, 'beta converged');
   for (const state of (await betaProgress()).states) expect(state.watermark).not.toBeNull();
 }, 60_000);
