@@ -17,7 +17,7 @@ export interface CommandSettings {
   readonly leaseMs: number;
   /** The wait before a command is tried again; doubled per attempt, up to 64 times [COMMANDS_RETRY_MS]. @default 2000 */
   readonly retryMs: number;
-  /** How often the worker delivers what the outbox holds [COMMANDS_EVERY_MS]. @default 2000 */
+  /** How often the worker asks the outboxes whether a delivery pass has work [COMMANDS_EVERY_MS]. @default 2000 */
   readonly everyMs: number;
 }
 
