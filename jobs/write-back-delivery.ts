@@ -45,6 +45,10 @@ export interface CommandDelivery {
 interface Entry extends DeliveryTarget {
   readonly stopping: AbortController;
   pass?: Promise<void> | undefined;
+  /** Why its outbox could not be asked; undefined once it answers. */
+  unreachable?: string | undefined;
+  /** Its outbox could not be asked in the current round. */
+  failedAsk?: boolean;
 }
 
 /**
@@ -87,17 +91,25 @@ export function startCommandDelivery(options: CommandDeliveryOptions): CommandDe
         entry.pass = undefined;
       });
   };
+  // Said once per connection and reason, not at every ask while its store stays away.
   const unreachable = (failed: readonly Entry[], error: unknown) => {
-    for (const entry of failed)
-      entry.logger.warn({ err: error }, 'cannot ask the outbox for commands to deliver; asked again soon');
+    const reason = error instanceof Error ? error.message : String(error);
+    for (const entry of failed) {
+      if (entry.unreachable !== reason)
+        entry.logger.warn({ err: error }, 'cannot ask the outbox for commands to deliver; asked again soon');
+      entry.unreachable = reason;
+      entry.failedAsk = true;
+    }
   };
   const timer = setInterval(() => {
     if (asking || stopped) return;
     const idle = [...entries.values()].filter((entry) => entry.pass === undefined);
     if (idle.length === 0) return;
     asking = true;
+    for (const entry of idle) entry.failedAsk = false;
     dueOutboxes(idle, new Date(), unreachable)
       .then((due) => {
+        for (const entry of idle) if (!entry.failedAsk) entry.unreachable = undefined;
         for (const entry of due)
           if (!stopped && entry.pass === undefined && !entry.stopping.signal.aborted) start(entry);
       })

@@ -150,7 +150,7 @@ export interface StoreDialect {
   readonly db: Kysely<StoreDatabase>;
   /** PostgreSQL: the schema that holds the whole store (its connections' search_path); made by the migrations. */
   readonly schema?: string | undefined;
-  /** PostgreSQL: the database's URL, a key that is equal for the stores sharing the process's pool of it (never shown). */
+  /** PostgreSQL: the database's URL with its password redacted, a key equal for the stores of one database. */
   readonly database?: string | undefined;
   readonly types: SqlTypes;
   /** The hot path: built once per table, its SQL prepared or cached once. */

@@ -1,5 +1,6 @@
 import { userInfo } from 'node:os';
 import type { Logger } from '../../logger.js';
+import { redactUrl } from '../../secrets/url-credentials.js';
 import { pageWorkTransaction } from '../page-work-transaction.js';
 import type { StoreDialect } from '../store-dialect.js';
 import { postgresEnqueueParentsQueries } from './postgres-child-queue.js';
@@ -32,7 +33,8 @@ export function openPostgresDialect(options: PostgresDialectOptions): StoreDiale
     name: 'postgres',
     db,
     schema: options.schema,
-    database: options.url,
+    // A key only; without the password all the same, in case it is ever shown.
+    database: redactUrl(options.url),
     types: postgresTypes,
     createPageUpsert: (table) => createPostgresPageUpsert(table),
     enqueueParentsQueries: postgresEnqueueParentsQueries,
