@@ -100,7 +100,8 @@ describe('infrastructure faults under a running sync', () => {
     const heldMs = Date.now() - heldFrom;
     expect(sync.child.exitCode, 'the sync ended while the lock was held').toBeNull();
     expect(await exitWithin(sync, 60_000), sync.lines.slice(-5).join('\n')).toBe(0);
-    expect(heldMs).toBeGreaterThanOrEqual(2500);
+    // A timer may fire a millisecond before Date.now() says it is due.
+    expect(heldMs).toBeGreaterThanOrEqual(2400);
     await expectTruth(storeUrl);
   }, 60_000);
 
