@@ -9,12 +9,12 @@ import { postgresTypes } from './postgres-types.js';
  * The PostgreSQL page upsert: all rows of all groups as ONE JSONB parameter expanded by
  * `jsonb_to_recordset` (BENCHMARKS.md: the fastest path measured), one round trip per page or per
  * batch of child scopes (each row carries its scope). `xmax = 0` tells inserted rows from updated
- * ones. Only when some rows were neither (guarded) does a second statement tell the stale ones
- * from the unchanged, by their stored sequence: a backfill never pays for that join.
+ * ones. Only when some rows were neither (guarded) does the same statement tell the stale ones from
+ * the unchanged, by their stored sequence (the subquery is evaluated only then: a backfill never
+ * pays for that join, and an idle cycle's page is one round trip, not two).
  */
 export function createPostgresPageUpsert(table: StreamTable): PageUpsert {
   const text = upsertSql(table);
-  const staleText = staleSql(table);
   const names = table.columns.map((column) => column.name);
   const scopeColumn = table.scopeColumn;
   return (page) => {
@@ -35,16 +35,11 @@ export function createPostgresPageUpsert(table: StreamTable): PageUpsert {
     }
     const json = rowsJson(table.name, input);
     return async (trx) => {
-      const written = await trx.executeQuery<{ inserted: number; updated: number }>(
-        CompiledQuery.raw(text, [json, page.syncedAt, page.deletedAt, page.deletedReason]),
+      const written = await trx.executeQuery<{ inserted: number; updated: number; stale: number }>(
+        CompiledQuery.raw(text, [json, page.syncedAt, page.deletedAt, page.deletedReason, input.length]),
       );
-      const { inserted, updated } = written.rows[0]!;
-      const guarded = input.length - inserted - updated;
-      const staleSkipped =
-        guarded === 0
-          ? 0
-          : (await trx.executeQuery<{ stale: number }>(CompiledQuery.raw(staleText, [json]))).rows[0]!.stale;
-      return { inserted, updated, staleSkipped, unchanged: guarded - staleSkipped };
+      const { inserted, updated, stale } = written.rows[0]!;
+      return { inserted, updated, staleSkipped: stale, unchanged: input.length - inserted - updated - stale };
     };
   };
 }
@@ -60,11 +55,15 @@ function recordColumns(table: StreamTable): string {
   ].join(', ');
 }
 
-/** Input rows whose stored row has a higher sequence (after the upsert: it left those untouched). */
+/**
+ * Input rows whose stored row has a higher sequence. Read in the upsert's own statement, it sees
+ * the rows as they were before it: the upsert leaves exactly those untouched, and the rows it
+ * updates had no higher sequence, so the count is the same as after it.
+ */
 function staleSql(table: StreamTable): string {
   const scope = table.scopeColumn ? [quote(table.scopeColumn)] : [];
   const sameKey = ['c."id" = i."id"', ...scope.map((column) => `c.${column} = i.${column}`)].join(' AND ');
-  return `SELECT count(*) AS "stale" FROM jsonb_to_recordset($1::jsonb) AS i(${recordColumns(table)})
+  return `SELECT count(*) FROM jsonb_to_recordset($1::jsonb) AS i(${recordColumns(table)})
   JOIN ${quote(table.name)} c ON ${sameKey} WHERE i."sequence" < c."sequence"`;
 }
 
@@ -87,6 +86,11 @@ function upsertSql(table: StreamTable): string {
   SELECT ${selected.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${recordColumns(table)})
   ${conflictClause(table, 't', 'IS DISTINCT FROM')}
   RETURNING (xmax = 0) AS inserted
+),
+counted AS (
+  SELECT count(*) FILTER (WHERE inserted) AS "inserted", count(*) FILTER (WHERE NOT inserted) AS "updated" FROM written
 )
-SELECT count(*) FILTER (WHERE inserted) AS "inserted", count(*) FILTER (WHERE NOT inserted) AS "updated" FROM written`;
+SELECT "inserted", "updated",
+  CASE WHEN "inserted" + "updated" < $5::int THEN (${staleSql(table)}) ELSE 0 END AS "stale"
+FROM counted`;
 }
