@@ -17,8 +17,8 @@ import type {
   SyncState,
 } from './store-types.js';
 import type { StreamTable } from './stream-tables.js';
-import { finishRun, startRun } from './sync-runs.js';
-import { readState } from './sync-state.js';
+import { finishRun } from './sync-runs.js';
+import { readState, startRunReadingState } from './sync-state.js';
 import { inTransaction, type RunWrite } from './transaction.js';
 import { writePage } from './write-page.js';
 
@@ -46,18 +46,18 @@ export class PartitionRun {
   readonly #pages: PageLine;
   #judgedScopes: ScopeTally = noScopes;
 
-  /** Begins a run: reads the partition's state and records the run (`sync_runs`, unless a dry run). */
+  /** Begins a run: records it (`sync_runs`, unless a dry run) and reads the partition's state, one statement. */
   static async open(context: StoreContext, table: StreamTable, input: OpenRunInput): Promise<PartitionRun> {
     const { stream, partition } = input;
     const now = input.now ?? (() => new Date());
     const { db, types } = context.dialect;
-    const found = await context.retry('readState', () => readState(db, types, stream, partition));
-    const runId = input.dryRun
-      ? null
-      : await context.retry('startRun', () =>
-          startRun(db, { stream, partition, trigger: input.trigger, now: now() }),
-        );
-    return new PartitionRun(context, table, input, found, runId);
+    if (input.dryRun) {
+      const found = await context.retry('readState', () => readState(db, types, stream, partition));
+      return new PartitionRun(context, table, input, found, null);
+    }
+    const run = { stream, partition, trigger: input.trigger, startedAt: now().toISOString() };
+    const { runId, state } = await context.retry('startRun', () => startRunReadingState(db, types, run));
+    return new PartitionRun(context, table, input, state, runId);
   }
 
   private constructor(

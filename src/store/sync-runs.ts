@@ -4,15 +4,6 @@ import { statementOnce } from './statement-once.js';
 import type { RunCounts, RunFilter, RunResult, RunSuccess, RunTrigger, SyncRun } from './store-types.js';
 import { storableText, toStoredDate } from './stored-values.js';
 
-export interface StartRunInput {
-  readonly stream: string;
-  /** @default '' */
-  readonly partition?: string;
-  readonly trigger: RunTrigger;
-  /** @default new Date() */
-  readonly now?: Date;
-}
-
 export interface FinishRunInput extends RunCounts {
   readonly result: Exclude<RunResult, 'running'>;
   readonly error?: string | null;
@@ -20,35 +11,26 @@ export interface FinishRunInput extends RunCounts {
   readonly now?: Date;
 }
 
-/** Records the start of a run (result `running`) and returns its id. */
-export async function startRun(db: Kysely<StoreDatabase>, input: StartRunInput): Promise<number> {
-  const { rows } = await runInsert(db, {
-    stream: input.stream,
-    partition: input.partition ?? '',
-    trigger: input.trigger,
-    startedAt: (input.now ?? new Date()).toISOString(),
-  });
-  return Number(rows[0]!.id);
+/** A run's `sync_runs` row as it starts: result `running`, every count 0. */
+export function runStartValues(run: {
+  stream: string;
+  partition: string;
+  trigger: string;
+  startedAt: string;
+}) {
+  return {
+    stream: run.stream,
+    partition: run.partition,
+    trigger: run.trigger,
+    started_at: run.startedAt,
+    pages: 0,
+    inserted: 0,
+    updated: 0,
+    deleted: 0,
+    rejected: 0,
+    result: 'running',
+  };
 }
-
-const runInsert = statementOnce(
-  (db, run: { stream: string; partition: string; trigger: string; startedAt: string }) =>
-    db
-      .insertInto('sync_runs')
-      .values({
-        stream: run.stream,
-        partition: run.partition,
-        trigger: run.trigger,
-        started_at: run.startedAt,
-        pages: 0,
-        inserted: 0,
-        updated: 0,
-        deleted: 0,
-        rejected: 0,
-        result: 'running',
-      })
-      .returning('id'),
-);
 
 export async function finishRun(
   db: Kysely<StoreDatabase>,
