@@ -11,13 +11,16 @@ export interface FinishRunInput extends RunCounts {
   readonly now?: Date;
 }
 
+/** What a run's `sync_runs` row says when it starts (`startedAt` in ISO 8601). */
+export interface RunStart {
+  readonly stream: string;
+  readonly partition: string;
+  readonly trigger: string;
+  readonly startedAt: string;
+}
+
 /** A run's `sync_runs` row as it starts: result `running`, every count 0. */
-export function runStartValues(run: {
-  stream: string;
-  partition: string;
-  trigger: string;
-  startedAt: string;
-}) {
+export function runStartValues(run: RunStart) {
   return {
     stream: run.stream,
     partition: run.partition,

@@ -5,7 +5,7 @@ import type { SqlTypes } from './store-dialect.js';
 import { StateConflictError, WatermarkRegressionError } from './store-errors.js';
 import type { SyncState } from './store-types.js';
 import { toStoredDate } from './stored-values.js';
-import { runStartValues } from './sync-runs.js';
+import { type RunStart, runStartValues } from './sync-runs.js';
 
 /**
  * A compare-and-set on `sync_state`, applied in the same transaction as the data it describes
@@ -71,7 +71,7 @@ const stateReadColumns = [
 export async function startRunReadingState(
   db: Kysely<StoreDatabase>,
   types: SqlTypes,
-  run: { stream: string; partition: string; trigger: string; startedAt: string },
+  run: RunStart,
 ): Promise<{ runId: number; state: SyncState }> {
   const row = (await runInsertReadingState(db, run)).rows[0]!;
   const { id, ...state } = row;
@@ -85,22 +85,21 @@ export async function startRunReadingState(
   };
 }
 
-const runInsertReadingState = statementOnce(
-  (db, run: { stream: string; partition: string; trigger: string; startedAt: string }) =>
-    db
-      .insertInto('sync_runs')
-      .values({ ...runStartValues(run) })
-      .returning((eb) => [
-        'id',
-        ...stateReadColumns.map((column) =>
-          eb
-            .selectFrom('sync_state')
-            .select(column)
-            .where('stream', '=', run.stream)
-            .where('partition', '=', run.partition)
-            .as(column),
-        ),
-      ]),
+const runInsertReadingState = statementOnce((db, run: RunStart) =>
+  db
+    .insertInto('sync_runs')
+    .values(runStartValues(run))
+    .returning((eb) => [
+      'id',
+      ...stateReadColumns.map((column) =>
+        eb
+          .selectFrom('sync_state')
+          .select(column)
+          .where('stream', '=', run.stream)
+          .where('partition', '=', run.partition)
+          .as(column),
+      ),
+    ]),
 );
 
 /** Whether the partition, or any partition of the stream, has committed state (a keyed read of one row). */
