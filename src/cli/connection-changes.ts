@@ -1,6 +1,7 @@
 import { defaultConnectionName } from '../../config/connections/connection-name.js';
 import { loadSettings } from '../../config/load-settings.js';
 import type { Settings } from '../../config/settings.js';
+import { announceConnectionChange } from '../../jobs/connection-news.js';
 import { type ConnectionControl, openConnectionControl } from '../connections/connection-control.js';
 import { withControlTable } from '../connections/load-connection.js';
 import { withStoredConnections } from '../connections/stored-connections.js';
@@ -60,9 +61,13 @@ async function withControl<T>(
   use: (control: ConnectionControl) => Promise<T>,
 ): Promise<T> {
   const control = await openConnectionControl(settings, { write: true });
+  let result: T;
   try {
-    return await use(control);
+    result = await use(control);
   } finally {
     await control.close();
   }
+  // Workers of all connections read it at once; without Redis, at their next pass (5 s).
+  await announceConnectionChange(settings);
+  return result;
 }

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import pMap from 'p-map';
 import { connectionNames, resolveConnection } from '../../config/resolve-connection.js';
 import type { Settings } from '../../config/settings.js';
+import { followConnectionNews } from '../../jobs/connection-news.js';
 import { createRunSlots } from '../../jobs/run-slots.js';
 import { openSyncQueue } from '../../jobs/sync-queue.js';
 import { heartbeatKey } from '../../jobs/worker-heartbeat.js';
@@ -35,9 +36,10 @@ export interface WorkerFleet {
  * Runs every connection that is not paused (the default, the config file's and the control
  * table's) in this process, each on its own queue and store, all within WORKER_CONCURRENCY runs at
  * once and each within WORKER_CONNECTION_CONCURRENCY over the fleet (its queue's global
- * concurrency). Reads the connections every `everyMs`: one added starts (its schedulers, its
- * backfill), one paused, removed or changed stops (its runs in hand finish within half that time,
- * or stop after their page and resume from their checkpoint). A connection that cannot start (a
+ * concurrency). Reads the connections every `everyMs`, and at once on news of a change
+ * (connection-news.ts): one added starts (its schedulers, its backfill), one paused, removed or
+ * changed stops (its runs in hand finish within half of `everyMs`, or stop after their page and
+ * resume from their checkpoint). A connection that cannot start (a
  * token reference unset, its store away) is parked with its reason logged, and tried again.
  */
 export async function startWorkerFleet(options: WorkerFleetOptions): Promise<WorkerFleet> {
@@ -134,25 +136,41 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
   };
 
   await refresh(true);
-  // One pass at a time: a pass that starts many connections may take longer than `everyMs`.
+  // One pass at a time: a pass that starts many connections may take longer than `everyMs`. News
+  // of a change (`connections add|pause|resume|remove`) passes at once, or right after the pass in hand.
   let passing: Promise<void> | undefined;
+  let newsWaiting = false;
   let stopped = false;
-  const timer = setInterval(() => {
-    if (passing || stopped) return;
+  const pass = (news: boolean) => {
+    if (stopped) return;
+    if (passing) {
+      newsWaiting ||= news;
+      return;
+    }
     passing = refresh()
       .catch((error: unknown) =>
         logger.warn({ err: error }, 'a pass over the connections failed; next pass soon'),
       )
       .finally(() => {
         passing = undefined;
+        if (newsWaiting) {
+          newsWaiting = false;
+          pass(true);
+        }
       });
-  }, everyMs);
+  };
+  const timer = setInterval(() => pass(false), everyMs);
   timer.unref();
+  const news = await followConnectionNews(redis, file, () => pass(true)).catch((error: unknown) => {
+    logger.warn({ err: error }, 'no news of connection changes: they are read every pass');
+    return undefined;
+  });
   return {
     running: () => [...running.values()].map((entry) => entry.worker),
     async stop(timeoutMs) {
       stopped = true;
       clearInterval(timer);
+      await news?.stop();
       await passing;
       const workers = [...running.values()].map((entry) => entry.worker);
       running.clear();
