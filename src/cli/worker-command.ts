@@ -38,7 +38,8 @@ export function registerWorkerCommand(program: Command): void {
         '(docs/connections.md).\n' +
         'With --all-connections one worker serves the default connection and every connection that is not\n' +
         'paused (config file and `connections add`), each on its own queue and store, one ops server for\n' +
-        'all; connections added, paused or removed are followed within 5 s. WORKER_CONCURRENCY runs at once\n' +
+        'all; connections added, paused or removed are followed at once (the command tells it through\n' +
+        'Redis), at the latest within 5 s. WORKER_CONCURRENCY runs at once\n' +
         'in the process, at most WORKER_CONNECTION_CONCURRENCY of one connection over every worker, backfills\n' +
         'after incremental runs (docs/worker.md, "Many connections in one worker").',
     )
