@@ -75,6 +75,20 @@ async function settledPass(
   table: StreamTable,
   input: MarkMissingInput,
 ): Promise<MarkMissingResult | undefined> {
+  const settled = await settledScope(context, table, input);
+  return settled && { deleted: 0, held: 0, live: settled.live };
+}
+
+/**
+ * Whether a complete pass over a scope leaves nothing to mark: every live row of the scope is among
+ * the ids seen and the guard holds nothing of it (one statement); with how many live rows it has
+ * and how many distinct ids were seen. Undefined when something is left, or past `settledCheckLimit` ids.
+ */
+export async function settledScope(
+  context: StoreContext,
+  table: StreamTable,
+  input: { readonly stream: string; readonly scope?: string | undefined; readonly seenIds: Iterable<string> },
+): Promise<{ live: number; seen: number } | undefined> {
   const seen = [...new Set(input.seenIds)];
   if (seen.length > settledCheckLimit) return undefined;
   const scope = scopeValue(table, input.scope);
@@ -83,7 +97,7 @@ async function settledPass(
   const check = settledStatement(context.dialect.types, table, typeof scope === 'string');
   const row = (await check(context.dialect.db, { seen: seenJson, ...held })).rows[0]!;
   if (Number(row.missing) > 0 || Number(row.held) > 0) return undefined;
-  return { deleted: 0, held: 0, live: Number(row.live) };
+  return { live: Number(row.live), seen: seen.length };
 }
 
 interface SettledValues {

@@ -1,7 +1,7 @@
 import { ChildWork } from './child-work.js';
 import { noScopes } from './delete-guard.js';
 import { markDeletedByScope } from './mark-deleted.js';
-import { markMissing } from './mark-missing.js';
+import { markMissing, settledScope } from './mark-missing.js';
 import { PageLine } from './page-line.js';
 import { referencedIds } from './read-rows.js';
 import { replaceScopes } from './replace-scopes.js';
@@ -14,6 +14,7 @@ import type {
   RunTally,
   ScopeReplacement,
   ScopeTally,
+  StoreRecord,
   SyncState,
 } from './store-types.js';
 import type { StreamTable } from './stream-tables.js';
@@ -141,6 +142,26 @@ export class PartitionRun {
       state,
     });
     this.#state.committed(result.state);
+  }
+
+  /**
+   * A complete pass whose digest equals the last committed pass's: when the scope's live rows are
+   * exactly its ids (none deleted or added since, nothing held by the guard), the rows already hold
+   * these records, so nothing is written and the pass counts as one unchanged page (true). False:
+   * the pass must be committed and marked as usual.
+   */
+  async keepUnchangedPass(pass: { scope?: string; records: readonly StoreRecord[] }): Promise<boolean> {
+    this.#input.signal?.throwIfAborted();
+    const { stream } = this.#input;
+    const input = { stream, scope: pass.scope, seenIds: pass.records.map((record) => record.key) };
+    const settled = await this.#context.retry('settledScope', () =>
+      settledScope(this.#context, this.#table, input),
+    );
+    if (!settled || settled.live !== settled.seen || settled.seen !== pass.records.length) return false;
+    this.#counts.pages += 1;
+    this.#counts.records += pass.records.length;
+    this.#count({ unchanged: pass.records.length });
+    return true;
   }
 
   /** After a complete pass (snapshot, reconcile): marks the live rows not seen deleted, unless the guard holds them. */

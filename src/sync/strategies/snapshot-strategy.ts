@@ -1,4 +1,5 @@
 import type { SnapshotStream } from '../../../config/stream-definition.js';
+import { passDigest } from '../../store/pass-digest.js';
 import type { StoreRecord } from '../../store/store.js';
 import type { StreamStrategy } from '../stream-strategy.js';
 import { LeftBehindError, SyncConfigurationError } from '../sync-errors.js';
@@ -16,7 +17,9 @@ const leftBatches = {
  * referenced resource at a time (a dossier folder per order) costs a commit per page, not per
  * request. Only after a complete pass are the rows no longer listed marked `snapshot_missing`,
  * unless the delete guard finds that implausible and holds them back (delete-guard.ts). A pass
- * with parts that kept failing marks nothing and fails the run.
+ * with parts that kept failing marks nothing and fails the run. A pass of one page identical to
+ * the last one committed, over a scope whose live rows are exactly its ids, writes nothing: the
+ * Driver API lists have no `since`, so most passes of a steady day are such.
  */
 export const snapshotStrategy: StreamStrategy<SnapshotStream> = {
   // Every pass is complete and marks what is gone: nothing more to find.
@@ -26,15 +29,16 @@ export const snapshotStrategy: StreamStrategy<SnapshotStream> = {
     const { run } = partition;
     const scope = partition.definition.scope === 'operator' ? partition.partition : undefined;
     const seenIds: string[] = [];
-    const state = { strategyState: { lastPassAt: partition.now().toISOString() } };
+    const lastPassAt = partition.now().toISOString();
     const pageLimit = partition.settings.sync.pageLimit;
     let gathered: StoreRecord[] = [];
     let pages = 0;
-    const commit = () => {
+    const commit = (passDigest?: string) => {
       const records = gathered;
       gathered = [];
       pages += 1;
-      return run.commitPage({ ...(scope === undefined ? {} : { scope }), records, state });
+      const strategyState: SnapshotState = { lastPassAt, ...(passDigest ? { passDigest } : {}) };
+      return run.commitPage({ ...(scope === undefined ? {} : { scope }), records, state: { strategyState } });
     };
     const left = await fetchSnapshot(partition, async (records) => {
       for (const record of records) {
@@ -43,8 +47,15 @@ export const snapshotStrategy: StreamStrategy<SnapshotStream> = {
       }
       if (gathered.length >= pageLimit) await commit();
     });
+    // A pass of one page is compared whole with the last one; a `--full` run writes it regardless.
+    const digest =
+      pages === 0 && left.count === 0 && !partition.full ? passDigest(scope, gathered) : undefined;
+    if (digest !== undefined && digest === lastDigest(run.state().strategyState)) {
+      const records = gathered;
+      if (await run.keepUnchangedPass({ ...(scope === undefined ? {} : { scope }), records })) return;
+    }
     // An empty list (no ids referenced) still records the pass.
-    if (gathered.length > 0 || pages === 0) await commit();
+    if (gathered.length > 0 || pages === 0) await commit(digest);
     await run.flush();
     if (left.count > 0) throw new LeftBehindError(partition.stream, left.count, leftBatches, left.first);
     // The pass's rows it inserted are this scope's new ones, on its balance.
@@ -56,6 +67,20 @@ export const snapshotStrategy: StreamStrategy<SnapshotStream> = {
     });
   },
 };
+
+/**
+ * What a snapshot partition keeps between passes: when the last one ran, and, for a pass of one
+ * page, its digest (pass-digest.ts), so an identical pass writes nothing.
+ */
+interface SnapshotState {
+  readonly lastPassAt: string;
+  readonly passDigest?: string;
+}
+
+function lastDigest(state: unknown): string | undefined {
+  const digest = (state as Partial<SnapshotState> | null)?.passDigest;
+  return typeof digest === 'string' ? digest : undefined;
+}
 
 /** The configured operators; a per-operator stream without any is a configuration error. */
 export function operatorsOf(ctx: { readonly settings: { readonly operators: readonly string[] } }): string[] {
