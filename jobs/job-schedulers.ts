@@ -27,8 +27,10 @@ export interface SchedulerSync {
  * (`schedule`, `streamSchedules`), one more for its reconcile runs where a reconcile run finds
  * something a plain one does not (`reconcileSchedule`, `streamReconcileSchedules`; default
  * nightly), upserted so a restart never adds a second, and none for what is no longer configured.
- * A scheduler only emits `tick` jobs; the worker turns a tick into a deduplicated `sync` job
- * (sync-processor.ts), so a tick during a run yields one follow-up run, never a parallel one.
+ * A scheduler only emits `tick` jobs; a tick runs its partition itself, or folds into the `sync`
+ * job of the partition already queued or running (sync-processor.ts), so a tick during a run
+ * yields one follow-up run, never a parallel one. A tick that runs is retried like a `sync` job:
+ * the queue's job options (sync-queue.ts) are its own.
  * The ticks of an `everySeconds` schedule are spread over its interval, partition by partition
  * (`spreadOffset`); a new scheduler ticks once at once, so a new partition does not wait for its slot.
  */
@@ -55,12 +57,11 @@ export async function syncSchedulers(queue: SyncQueue, settings: Settings): Prom
       queue.upsertJobScheduler(id, repeatOf(schedule, `${queue.name}:${id}`), {
         name: jobNames.tick,
         data,
-        opts: tickOptions,
       }),
     { concurrency: schedulersInFlight },
   );
   const fresh = wanted.filter((entry) => entry.schedule.cron === undefined && !existing.has(entry.id));
-  await queue.addBulk(fresh.map(({ data }) => ({ name: jobNames.tick, data, opts: tickOptions })));
+  await queue.addBulk(fresh.map(({ data }) => ({ name: jobNames.tick, data })));
   const upserted = new Set(wanted.map((entry) => entry.id));
   const removed = [...existing].filter(
     (key) => Object.values(kinds).some((prefix) => key.startsWith(prefix)) && !upserted.has(key),
@@ -71,8 +72,6 @@ export async function syncSchedulers(queue: SyncQueue, settings: Settings): Prom
 
 /** Scheduler upserts sent at once: one connection pipelines them. */
 const schedulersInFlight = 64;
-
-const tickOptions = { attempts: 1, removeOnComplete: true, removeOnFail: 100 };
 
 function repeatOf(schedule: ScheduleSetting, scheduler: string): Omit<RepeatOptions, 'key'> {
   if (schedule.cron !== undefined) return { pattern: schedule.cron };

@@ -5,7 +5,8 @@ import type { PartitionSummary } from '../src/sync/run-options.js';
 export { partitionLabel } from '../src/sync/stream-order.js';
 
 /**
- * A `sync` job runs one stream partition once; a `tick` job (from a job scheduler) asks for one; a
+ * A `sync` job runs one stream partition once; a `tick` job (from a job scheduler) runs one too,
+ * or folds into the partition's `sync` job when one is queued or running (sync-processor.ts); a
  * `request` job (`tms-sync trigger`) names streams and partitions for the worker to expand into
  * `sync` jobs with its own configuration.
  */
@@ -50,7 +51,7 @@ export interface SyncJobProgress {
   readonly elapsedMs: number;
 }
 
-/** What a finished `tick` job returns: the job it enqueued (or folded into). */
+/** What a finished `tick` job returns when it did not run its partition: the job it enqueued (or folded into). */
 export interface TickResult {
   readonly enqueued: string;
 }
@@ -80,4 +81,9 @@ export type QueueJob = Job<QueueJobData, QueueJobResult, string>;
 export function deduplicationIdOf(data: SyncJobData): string {
   const mode = [data.full ? 'full' : 'incremental', ...(data.reconcile ? ['reconcile'] : [])].join('+');
   return `${data.stream}:${data.partition}:${mode}`;
+}
+
+/** Whether a finished job ran its partition: its result is the run's summary (not a tick's hand-over, not a request's list). */
+export function ranPartition(result: QueueJobResult | undefined): result is SyncJobResult {
+  return typeof result === 'object' && result !== null && 'durationMs' in result && 'stream' in result;
 }

@@ -19,6 +19,7 @@ import {
 import { acquirePartitionLock } from './partition-lock.js';
 import type { RunSlots } from './run-slots.js';
 import {
+  deduplicationIdOf,
   jobNames,
   partitionLabel,
   type QueueJob,
@@ -27,6 +28,7 @@ import {
   type SyncJob,
   type SyncJobData,
   type SyncJobProgress,
+  type TickResult,
 } from './sync-job.js';
 import { queueKeyPrefix, type SyncQueue } from './sync-queue.js';
 
@@ -51,9 +53,10 @@ export interface SyncProcessorOptions {
 }
 
 /**
- * The worker's processor. A `tick` (from a scheduler) becomes a deduplicated `sync` job; a
- * `request` (`tms-sync trigger`) becomes one per partition it names, as this worker's settings
- * expand it. A `sync` job takes its partition's lock, runs the engine on that one partition,
+ * The worker's processor. A `tick` (from a scheduler) runs its partition like a `sync` job, or
+ * becomes a deduplicated `sync` job (`tickHandedOver`); a `request` (`tms-sync trigger`) becomes
+ * one per partition it names, as this worker's settings expand it. A `sync` job (or a tick that
+ * runs) takes its partition's lock, runs the engine on that one partition,
  * reports progress per page, asks for its child streams' runs when it queued parents, and hands
  * the outcome to job-outcome.ts, the one place that speaks BullMQ's error language.
  */
@@ -77,15 +80,8 @@ export function createSyncProcessor(options: SyncProcessorOptions): Processor<Qu
     }
     const job = queued as SyncJob;
     if (job.name === jobNames.tick) {
-      const data: SyncJobData = {
-        stream: job.data.stream,
-        partition: job.data.partition,
-        trigger: 'schedule',
-        ...(job.data.reconcile ? { reconcile: true } : {}),
-      };
-      const backfill = (await options.classifier?.isBackfill(data)) ?? false;
-      const run = await enqueueRun(queue, data, { backfill });
-      return { enqueued: run.jobId };
+      const handedOver = await tickHandedOver(options, job);
+      if (handedOver) return handedOver;
     }
     const ctx: SettleContext = { job, token, budget, settings };
     const log = options.logger.child({
@@ -109,7 +105,32 @@ export function createSyncProcessor(options: SyncProcessorOptions): Processor<Qu
   };
 }
 
-/** Runs the job under its partition's lock; postponed while another run holds it. */
+/**
+ * One BullMQ job per scheduled run: a tick runs its partition itself, unless the run is a backfill
+ * (queued as a `sync` job behind incremental runs, backfill-priority.ts) or a `sync` job of the
+ * partition and mode is already queued or running: the tick then folds into it, or into its one
+ * follow-up (enqueue-run.ts). Undefined: the tick runs the partition.
+ */
+async function tickHandedOver(options: SyncProcessorOptions, job: SyncJob): Promise<TickResult | undefined> {
+  const data = scheduledRunOf(job.data);
+  const backfill = (await options.classifier?.isBackfill(data)) ?? false;
+  if (!backfill && (await options.queue.getDeduplicationJobId(deduplicationIdOf(data))) === null)
+    return undefined;
+  const run = await enqueueRun(options.queue, data, { backfill });
+  return { enqueued: run.jobId };
+}
+
+/** The run a scheduler's tick asks for (ticks of schedulers made by older versions carry the same fields). */
+function scheduledRunOf(data: SyncJobData): SyncJobData {
+  const { stream, partition, reconcile } = data;
+  return { stream, partition, trigger: 'schedule', ...(reconcile ? { reconcile: true } : {}) };
+}
+
+/**
+ * Runs the job under its partition's lock. While another run holds it, a `sync` job is postponed;
+ * a tick folds into a `sync` job of the partition (its one follow-up), so ticks never pile up
+ * behind a long run.
+ */
 async function lockAndRun(options: SyncProcessorOptions, ctx: SettleContext, stop: AbortSignal, log: Logger) {
   const { job } = ctx;
   const settings = options.settings.worker;
@@ -120,6 +141,8 @@ async function lockAndRun(options: SyncProcessorOptions, ctx: SettleContext, sto
     ttlMs: settings.lockMs,
   });
   if (!lock) {
+    if (job.name === jobNames.tick)
+      return { enqueued: (await enqueueRun(options.queue, scheduledRunOf(job.data))).jobId };
     log.info('another run holds the partition; postponed');
     return postpone(ctx);
   }

@@ -10,7 +10,13 @@ import type { BackfillClassifier } from './backfill-priority.js';
 import { type SchedulerSync, syncSchedulers } from './job-schedulers.js';
 import type { Readiness } from './readiness.js';
 import type { RunSlots } from './run-slots.js';
-import { jobNames, type QueueJobData, type QueueJobResult, type SyncJobData } from './sync-job.js';
+import {
+  jobNames,
+  type QueueJobData,
+  type QueueJobResult,
+  ranPartition,
+  type SyncJobData,
+} from './sync-job.js';
 import { createSyncProcessor } from './sync-processor.js';
 import type { SyncQueue } from './sync-queue.js';
 import { startHeartbeat } from './worker-heartbeat.js';
@@ -119,13 +125,12 @@ export async function startSyncWorker(options: SyncWorkerOptions): Promise<SyncW
 function watch(worker: SyncWorker['worker'], options: SyncWorkerOptions): void {
   const { logger } = options;
   worker.on('completed', (job, result) => {
-    if (job.name === jobNames.sync)
-      logger.info({ jobId: job.id, ...job.data, ...result }, 'sync job completed');
+    if (ranPartition(result)) logger.info({ jobId: job.id, ...job.data, ...result }, 'sync job completed');
   });
   worker.on('failed', (job, error) => {
     if (!job) return;
     const willRetry = job.attemptsMade < (job.opts.attempts ?? 1) && error.name !== 'UnrecoverableError';
-    if (willRetry && job.name === jobNames.sync) options.onRetry?.(job.data as SyncJobData);
+    if (willRetry && job.name !== jobNames.request) options.onRetry?.(job.data as SyncJobData);
     logger.error(
       { jobId: job.id, ...job.data, attempt: job.attemptsMade, willRetry, error: error.message },
       'sync job failed',

@@ -86,7 +86,7 @@ async function queueStatusOf(queue: SyncQueue): Promise<Omit<QueueStatus, 'worke
       next: scheduler.next ? new Date(scheduler.next) : null,
     })),
     active: active
-      .filter((job) => job.name === jobNames.sync)
+      .filter((job) => job.name === jobNames.sync || job.name === jobNames.tick)
       .map((job) => {
         const data = job.data as SyncJobData;
         return {

@@ -1,13 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../config/settings.js';
+import { enqueueRun } from '../../jobs/enqueue-run.js';
 import { syncSchedulers } from '../../jobs/job-schedulers.js';
+import { jobNames, type QueueJob, ranPartition } from '../../jobs/sync-job.js';
 import { startSyncWorker } from '../../jobs/sync-worker.js';
 import { formatQueueStatus, readQueueStatus } from '../../src/cli/queue-status.js';
-import { fakeEngine } from './support/fake-engine.js';
+import { fakeEngine, gate } from './support/fake-engine.js';
 import { eventually, type QueueFixture, queueFixture, silentLogger } from './support/queue-fixture.js';
 
 let fixture: QueueFixture;
 afterEach(() => fixture?.cleanup());
+
+/** A finished job that ran the clients partition. */
+const ranClients = (job: QueueJob) => ranPartition(job.returnvalue) && job.returnvalue.stream === 'clients';
 
 /** A worker with its schedulers, every schedule hourly but the overrides given (one-second ones). */
 async function startScheduledWorker(engine: ReturnType<typeof fakeEngine>, overrides: Partial<Settings>) {
@@ -146,6 +151,59 @@ describe('job schedulers', () => {
       expect(engine.runs.filter((run) => run.stream === 'invoices' && run.partition === '')).toHaveLength(1);
       expect(engine.overlaps()).toBe(0);
     } finally {
+      await worker.stop(5000);
+    }
+  });
+
+  it('runs a scheduled run in its tick job: one job per run, no sync job made', async () => {
+    const engine = fakeEngine();
+    const worker = await startScheduledWorker(engine, { streamSchedules: { clients: { everySeconds: 1 } } });
+    try {
+      const clientRuns = () => engine.runs.filter((run) => run.stream === 'clients' && run.partition === '');
+      await eventually(() => clientRuns().length >= 3, 8000, 'three clients runs');
+      await eventually(
+        async () => (await fixture.queue.getJobs(['completed'])).filter(ranClients).length >= 3,
+        5000,
+        'three completed clients runs',
+      );
+      const completed = await fixture.queue.getJobs(['completed', 'waiting', 'active', 'delayed']);
+      expect(completed.filter((job) => job.name === jobNames.sync)).toEqual([]);
+      expect(completed.filter(ranClients).every((job) => job.name === jobNames.tick)).toBe(true);
+    } finally {
+      await worker.stop(5000);
+    }
+  });
+
+  it("folds the ticks during a partition's running sync job into one follow-up run", async () => {
+    const release = gate();
+    const engine = fakeEngine(async (run) => {
+      if (run.options.trigger === 'manual') await release.wait;
+      return {};
+    });
+    const worker = await startScheduledWorker(engine, { streamSchedules: { clients: { everySeconds: 1 } } });
+    try {
+      const clientRuns = () => engine.runs.filter((run) => run.stream === 'clients' && run.partition === '');
+      await eventually(() => clientRuns().length >= 1, 8000, 'the first scheduled clients run');
+      await enqueueRun(fixture.queue, { stream: 'clients', partition: '', trigger: 'manual' });
+      await eventually(
+        () => clientRuns().some((run) => run.options.trigger === 'manual'),
+        8000,
+        'the manual run',
+      );
+      const before = clientRuns().length;
+      // Three ticks come while the manual run holds the partition: none runs beside it.
+      await new Promise((resolve) => setTimeout(resolve, 3200));
+      expect(clientRuns()).toHaveLength(before);
+      release.open();
+      await eventually(() => clientRuns().length >= before + 2, 8000, 'the follow-up, then the next tick');
+      // The manual run's sync job and the one follow-up the ticks folded into; nothing else was queued.
+      const syncJobs = (await fixture.queue.getJobs(['completed', 'waiting', 'active', 'delayed'])).filter(
+        (job) => job.name === jobNames.sync,
+      );
+      expect(syncJobs).toHaveLength(2);
+      expect(engine.overlaps()).toBe(0);
+    } finally {
+      release.open();
       await worker.stop(5000);
     }
   });
