@@ -42,6 +42,8 @@ export interface FleetWorkerRow {
   /** From the cycle's first run starting to its last run starting: the longest any job of it waited. */
   readonly longestWaitSeconds: number;
   readonly failedRuns: number;
+  /** Runs of the cycle: more than the partitions when some ran twice before every one ran once. */
+  readonly runs: number;
   readonly redisMemoryMb: number;
   readonly redisKeys: number;
   readonly metricsSeconds: number;
@@ -165,15 +167,16 @@ async function waitForCycle(
   const span = db
     .prepare(
       `select min(started_at) as first, max(started_at) as last, max(finished_at) as ended,
-         sum(case when result = 'failed' then 1 else 0 end) as failed
+         sum(case when result = 'failed' then 1 else 0 end) as failed, count(*) as runs
        from sync_runs where id > ?`,
     )
-    .get(runBefore) as { first: string; last: string; ended: string; failed: number };
+    .get(runBefore) as { first: string; last: string; ended: string; failed: number; runs: number };
   const at = (text: string) => Date.parse(text) / 1000;
   return {
     cycleSeconds: at(span.ended) - at(span.first),
     longestWaitSeconds: at(span.last) - at(span.first),
     failedRuns: span.failed,
+    runs: span.runs,
   };
 }
 

@@ -45,7 +45,7 @@ export function formatPartitions(group: PartitionGroup): string {
     lines.push(
       '',
       `worker at ${worker.operators} operators (${worker.partitions} partitions, every ${worker.intervalSeconds} s, concurrency ${worker.concurrency}):`,
-      `  started in ${worker.startSeconds.toFixed(1)} s with ${worker.schedulers} schedulers; one cycle of every partition ${worker.cycleSeconds.toFixed(0)} s, the last job started ${worker.longestWaitSeconds.toFixed(0)} s after the first, ${worker.failedRuns} failed`,
+      `  started in ${worker.startSeconds.toFixed(1)} s with ${worker.schedulers} schedulers; one cycle of every partition ${worker.cycleSeconds.toFixed(0)} s (${worker.runs} runs), the last job started ${worker.longestWaitSeconds.toFixed(0)} s after the first, ${worker.failedRuns} failed`,
       `  Redis ${worker.redisMemoryMb.toFixed(1)} MB in ${worker.redisKeys} keys (${((worker.redisMemoryMb * 1000) / worker.partitions).toFixed(2)} MB per 1,000 partitions); /metrics ${worker.metricsSeconds.toFixed(2)} s (${(worker.metricsBytes / 1e6).toFixed(1)} MB); status ${worker.statusSeconds.toFixed(2)} s; worker ${worker.workerCpuSeconds.toFixed(0)} s CPU, ${worker.workerRssMb.toFixed(0)} MB peak RSS`,
     );
   return lines.join('\n');

@@ -36,7 +36,7 @@ export async function enqueueRun(
   const requestedId = `${data.trigger}-${randomUUID()}`;
   const job = await queue.add(jobNames.sync, data, {
     jobId: requestedId,
-    deduplication: { id: deduplicationIdOf(data), keepLastIfActive: true },
+    deduplication: runDeduplication(data),
     // A backfill (backfill-priority.ts) waits while any incremental cycle of the queue waits.
     ...(backfill ? { priority: backfillPriority } : {}),
   });
@@ -46,6 +46,11 @@ export async function enqueueRun(
   // processedOn is set once the job was taken: BullMQ stored our request as its follow-up.
   const state = existing?.processedOn ? 'follow-up' : 'deduplicated';
   return { data, jobId, requestedId, state };
+}
+
+/** How a run's job is deduplicated: one per partition and mode, a request during its run kept as its one follow-up. */
+export function runDeduplication(data: SyncJobData): { id: string; keepLastIfActive: true } {
+  return { id: deduplicationIdOf(data), keepLastIfActive: true };
 }
 
 export interface RunRequest {

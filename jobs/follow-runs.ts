@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { emptyTally, type PartitionSummary } from '../src/sync/run-options.js';
 import type { EnqueuedRun } from './enqueue-run.js';
-import { deduplicationIdOf, type SyncJobProgress } from './sync-job.js';
+import { deduplicationIdOf, ranPartition, type SyncJobProgress } from './sync-job.js';
 import type { SyncQueue } from './sync-queue.js';
 
 export interface FollowOptions {
@@ -60,7 +60,11 @@ async function waitForJob(
     if (state === 'completed' || state === 'failed') {
       // Read again: the job read above may predate its end (no return value or reason yet).
       const finished = await queue.getJob(jobId);
-      if (state === 'completed' && finished?.returnvalue) return finished.returnvalue as PartitionSummary;
+      const result = finished?.returnvalue;
+      // A tick that handed its run over (sync-processor.ts): the run is that job's.
+      if (state === 'completed' && result && 'enqueued' in result && result.enqueued !== jobId)
+        return waitForJob(queue, run, result.enqueued, deadline, options);
+      if (state === 'completed' && ranPartition(result)) return result;
       return failedSummary(run, finished?.failedReason ?? 'failed');
     }
     const progress = JSON.stringify(job.progress);

@@ -4,6 +4,7 @@ import pMap from 'p-map';
 import type { ScheduleSetting, Settings } from '../config/settings.js';
 import { type SkippedStream, type StreamPartition, selectPartitions } from '../src/sync/select-partitions.js';
 import { reconciles } from '../src/sync/stream-partitions.js';
+import { runDeduplication } from './enqueue-run.js';
 import { jobNames, type SyncJobData } from './sync-job.js';
 import type { SyncQueue } from './sync-queue.js';
 
@@ -30,7 +31,10 @@ export interface SchedulerSync {
  * A scheduler only emits `tick` jobs; a tick runs its partition itself, or folds into the `sync`
  * job of the partition already queued or running (sync-processor.ts), so a tick during a run
  * yields one follow-up run, never a parallel one. A tick that runs is retried like a `sync` job:
- * the queue's job options (sync-queue.ts) are its own.
+ * the queue's job options (sync-queue.ts) are its own. A new partition's first tick, added here,
+ * holds the partition's deduplication id: its scheduler's own tick folds into it while it waits.
+ * The scheduler's first tick comes at the partition's moment in the interval, so a new partition
+ * runs at once and again at its moment.
  * The ticks of an `everySeconds` schedule are spread over its interval, partition by partition
  * (`spreadOffset`); a new scheduler ticks once at once, so a new partition does not wait for its slot.
  */
@@ -61,7 +65,10 @@ export async function syncSchedulers(queue: SyncQueue, settings: Settings): Prom
     { concurrency: schedulersInFlight },
   );
   const fresh = wanted.filter((entry) => entry.schedule.cron === undefined && !existing.has(entry.id));
-  await queue.addBulk(fresh.map(({ data }) => ({ name: jobNames.tick, data })));
+  // Deduplicated like a `sync` job: its scheduler's own tick that comes while it waits folds into it.
+  await queue.addBulk(
+    fresh.map(({ data }) => ({ name: jobNames.tick, data, opts: { deduplication: runDeduplication(data) } })),
+  );
   const upserted = new Set(wanted.map((entry) => entry.id));
   const removed = [...existing].filter(
     (key) => Object.values(kinds).some((prefix) => key.startsWith(prefix)) && !upserted.has(key),

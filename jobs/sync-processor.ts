@@ -106,16 +106,19 @@ export function createSyncProcessor(options: SyncProcessorOptions): Processor<Qu
 }
 
 /**
- * One BullMQ job per scheduled run: a tick runs its partition itself, unless the run is a backfill
- * (queued as a `sync` job behind incremental runs, backfill-priority.ts) or a `sync` job of the
- * partition and mode is already queued or running: the tick then folds into it, or into its one
- * follow-up (enqueue-run.ts). Undefined: the tick runs the partition.
+ * One BullMQ job per scheduled run: a tick runs its partition itself, unless the run is
+ * a backfill (queued as a `sync` job behind incremental runs, backfill-priority.ts) or a `sync` job
+ * of the partition and mode is already queued or running: the tick then folds into it, or into its
+ * one follow-up (enqueue-run.ts). Undefined: the tick runs the partition.
  */
 async function tickHandedOver(options: SyncProcessorOptions, job: SyncJob): Promise<TickResult | undefined> {
   const data = scheduledRunOf(job.data);
   const backfill = (await options.classifier?.isBackfill(data)) ?? false;
-  if (!backfill && (await options.queue.getDeduplicationJobId(deduplicationIdOf(data))) === null)
-    return undefined;
+  if (!backfill) {
+    // A new partition's first tick holds the deduplication id itself (job-schedulers.ts).
+    const holder = await options.queue.getDeduplicationJobId(deduplicationIdOf(data));
+    if (holder === null || holder === job.id) return undefined;
+  }
   const run = await enqueueRun(options.queue, data, { backfill });
   return { enqueued: run.jobId };
 }
