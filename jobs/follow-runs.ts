@@ -61,10 +61,15 @@ async function waitForJob(
       // Read again: the job read above may predate its end (no return value or reason yet).
       const finished = await queue.getJob(jobId);
       const result = finished?.returnvalue;
-      // A tick that handed its run over (sync-processor.ts): the run is that job's.
-      if (state === 'completed' && result && 'enqueued' in result && result.enqueued !== jobId)
-        return waitForJob(queue, run, result.enqueued, deadline, options);
       if (state === 'completed' && ranPartition(result)) return result;
+      // A tick that handed its run over (sync-processor.ts): the run is that job's, or, replaced
+      // by a later request, the partition's job now.
+      if (state === 'completed' && result && 'enqueued' in result) {
+        const next =
+          (await queue.getJob(result.enqueued))?.id ??
+          (await queue.getDeduplicationJobId(deduplicationIdOf(run.data)));
+        if (next && next !== jobId) return waitForJob(queue, run, next, deadline, options);
+      }
       return failedSummary(run, finished?.failedReason ?? 'failed');
     }
     const progress = JSON.stringify(job.progress);

@@ -119,8 +119,13 @@ async function tickHandedOver(options: SyncProcessorOptions, job: SyncJob): Prom
     const holder = await options.queue.getDeduplicationJobId(deduplicationIdOf(data));
     if (holder === null || holder === job.id) return undefined;
   }
-  const run = await enqueueRun(options.queue, data, { backfill });
-  return { enqueued: run.jobId };
+  return handOver(options.queue, data, backfill);
+}
+
+/** A tick's run given to a deduplicated `sync` job; the job that will run it (a follow-up: the request's own). */
+async function handOver(queue: SyncQueue, data: SyncJobData, backfill = false): Promise<TickResult> {
+  const run = await enqueueRun(queue, data, { backfill });
+  return { enqueued: run.state === 'follow-up' ? run.requestedId : run.jobId };
 }
 
 /** The run a scheduler's tick asks for (ticks of schedulers made by older versions carry the same fields). */
@@ -144,8 +149,7 @@ async function lockAndRun(options: SyncProcessorOptions, ctx: SettleContext, sto
     ttlMs: settings.lockMs,
   });
   if (!lock) {
-    if (job.name === jobNames.tick)
-      return { enqueued: (await enqueueRun(options.queue, scheduledRunOf(job.data))).jobId };
+    if (job.name === jobNames.tick) return handOver(options.queue, scheduledRunOf(job.data));
     log.info('another run holds the partition; postponed');
     return postpone(ctx);
   }

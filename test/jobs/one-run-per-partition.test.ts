@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { enqueueRun } from '../../jobs/enqueue-run.js';
+import { followRuns } from '../../jobs/follow-runs.js';
 import { acquirePartitionLock } from '../../jobs/partition-lock.js';
+import { jobNames } from '../../jobs/sync-job.js';
 import type { SyncWorker } from '../../jobs/sync-worker.js';
 import { fakeEngine, gate } from './support/fake-engine.js';
 import { eventually, type QueueFixture, queueFixture, startFixtureWorker } from './support/queue-fixture.js';
@@ -75,6 +77,32 @@ describe('one run per stream partition', () => {
     expect(engine.runs).toHaveLength(5);
     expect(engine.overlaps()).toBe(0);
     expect(engine.maxParallel()).toBeGreaterThan(1);
+  });
+});
+
+describe('a tick handed over to the running sync job of its partition', () => {
+  it('folds into its one follow-up, and trigger --wait following the tick gets that run', async () => {
+    fixture = queueFixture();
+    const release = gate();
+    const engine = fakeEngine(async (run) => {
+      if (engine.runs.indexOf(run) === 0) await release.wait;
+      return { inserted: engine.runs.indexOf(run) };
+    });
+    await startWorker(engine);
+    const data = { stream: 'invoices', partition: '', trigger: 'schedule' } as const;
+    await enqueueRun(fixture.queue, { ...data, trigger: 'manual' });
+    await eventually(() => engine.runs.length === 1, 5000, 'the manual run');
+    const tick = await fixture.queue.add(jobNames.tick, data);
+    const followed = followRuns(fixture.queue, [
+      { data, jobId: tick.id!, requestedId: tick.id!, state: 'queued' },
+    ]);
+    await eventually(async () => (await tick.getState()) === 'completed', 5000, 'the tick handed over');
+    expect(engine.runs).toHaveLength(1);
+    release.open();
+    const [summary] = await followed;
+    expect(summary).toMatchObject({ result: 'succeeded', stream: 'invoices', inserted: 1 });
+    expect(engine.runs).toHaveLength(2);
+    expect(engine.overlaps()).toBe(0);
   });
 });
 
