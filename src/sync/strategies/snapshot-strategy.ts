@@ -48,11 +48,10 @@ export const snapshotStrategy: StreamStrategy<SnapshotStream> = {
       if (gathered.length >= pageLimit) await commit();
     });
     // A pass of one page is compared whole with the last one; a `--full` run writes it regardless.
-    const digest =
-      pages === 0 && left.count === 0 && !partition.full ? passDigest(scope, gathered) : undefined;
-    if (digest !== undefined && digest === lastDigest(run.state().strategyState)) {
-      const records = gathered;
-      if (await run.keepUnchangedPass({ ...(scope === undefined ? {} : { scope }), records })) return;
+    const digest = pages === 0 && left.count === 0 ? passDigest(scope, gathered) : undefined;
+    if (!partition.full && digest !== undefined && digest === lastDigest(run.state().strategyState)) {
+      const pass = { ...(scope === undefined ? {} : { scope }), records: gathered };
+      if (await run.keepUnchangedPass(pass)) return;
     }
     // An empty list (no ids referenced) still records the pass.
     if (gathered.length > 0 || pages === 0) await commit(digest);
