@@ -1,62 +1,67 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { differencesFromTruth } from '../../src/cli/store-vs-truth.js';
+import { scenarioVariants } from '../reliability/convergence/scenario.js';
 import { stateOf } from '../store/run-pages.js';
 import { describeOnEachDialect, useSyncSetup } from '../support/on-each-dialect.js';
 
 // A snapshot pass of one page identical to the last one committed writes nothing (pass-digest.ts):
 // its state keeps its version. Anything that makes the rows differ from that pass writes again.
-describeOnEachDialect('an unchanged snapshot pass', (fixture) => {
-  const { store, setup } = useSyncSetup(fixture, { invoices: 20, clients: 5, operators: 1 });
-  const liveTasks = async () => {
-    const [row] = await fixture.query<{ live: number | string }>(
-      await fixture.url(),
-      'select count(*) as live from tasks where deleted_at is null',
-    );
-    return Number(row!.live);
-  };
+// Against tms-sim's default and its other record shapes, sequence fields, ids, envelopes and tokens.
+describe.each(scenarioVariants)('against %s', (_label, variant) => {
+  describeOnEachDialect('an unchanged snapshot pass', (fixture) => {
+    const { store, setup } = useSyncSetup(fixture, { invoices: 20, clients: 5, operators: 1, variant });
+    const operator = () => setup().settings.operators[0]!;
+    const liveTasks = async () => {
+      const [row] = await fixture.query<{ live: number | string }>(
+        await fixture.url(),
+        'select count(*) as live from tasks where deleted_at is null',
+      );
+      return Number(row!.live);
+    };
 
-  it('writes nothing when the list is the one stored, and writes again when the rows or the run ask for it', async () => {
-    await setup().engine.run(['tasks']);
-    const written = await stateOf(store(), 'tasks', '1001');
-    const listed = await liveTasks();
-    expect(listed).toBeGreaterThan(1);
+    it('writes nothing when the list is the one stored, and writes again when the rows or the run ask for it', async () => {
+      await setup().engine.run(['tasks']);
+      const written = await stateOf(store(), 'tasks', operator());
+      const listed = await liveTasks();
+      expect(listed).toBeGreaterThan(1);
 
-    const same = await setup().engine.runPartition('tasks', '1001');
-    expect(same).toMatchObject({ result: 'succeeded', pages: 1, records: listed, unchanged: listed });
-    expect(same.inserted + same.updated + same.deleted).toBe(0);
-    expect((await stateOf(store(), 'tasks', '1001')).version).toBe(written.version);
+      const same = await setup().engine.runPartition('tasks', operator());
+      expect(same).toMatchObject({ result: 'succeeded', pages: 1, records: listed, unchanged: listed });
+      expect(same.inserted + same.updated + same.deleted).toBe(0);
+      expect((await stateOf(store(), 'tasks', operator())).version).toBe(written.version);
 
-    // A row gone from the live rows behind the run's back: the pass is written, the row comes back.
-    await fixture.query(
-      await fixture.url(),
-      "update tasks set deleted_at = synced_at, deleted_reason = 'upstream' where id = (select min(id) from tasks)",
-    );
-    expect(await liveTasks()).toBe(listed - 1);
-    const restored = await setup().engine.runPartition('tasks', '1001');
-    expect(restored.result).toBe('succeeded');
-    expect(await liveTasks()).toBe(listed);
-    const rewritten = await stateOf(store(), 'tasks', '1001');
-    expect(rewritten.version).toBeGreaterThan(written.version);
+      // A row gone from the live rows behind the run's back: the pass is written, the row comes back.
+      await fixture.query(
+        await fixture.url(),
+        "update tasks set deleted_at = synced_at, deleted_reason = 'upstream' where id = (select min(id) from tasks)",
+      );
+      expect(await liveTasks()).toBe(listed - 1);
+      const restored = await setup().engine.runPartition('tasks', operator());
+      expect(restored.result).toBe('succeeded');
+      expect(await liveTasks()).toBe(listed);
+      const rewritten = await stateOf(store(), 'tasks', operator());
+      expect(rewritten.version).toBeGreaterThan(written.version);
 
-    // `--full` writes the pass whatever the digest says, and the next pass is compared with it.
-    await setup().engine.runPartition('tasks', '1001', { full: true });
-    const full = await stateOf(store(), 'tasks', '1001');
-    expect(full.version).toBeGreaterThan(rewritten.version);
-    await setup().engine.runPartition('tasks', '1001');
-    expect((await stateOf(store(), 'tasks', '1001')).version).toBe(full.version);
-  });
+      // `--full` writes the pass whatever the digest says, and the next pass is compared with it.
+      await setup().engine.runPartition('tasks', operator(), { full: true });
+      const full = await stateOf(store(), 'tasks', operator());
+      expect(full.version).toBeGreaterThan(rewritten.version);
+      await setup().engine.runPartition('tasks', operator());
+      expect((await stateOf(store(), 'tasks', operator())).version).toBe(full.version);
+    });
 
-  it('writes the pass again once the TMS changed the list, and the store equals it', async () => {
-    await setup().engine.run(['tasks', 'goods', 'rides']);
-    const before = await stateOf(store(), 'tasks', '1001');
-    await setup().admin.applyChanges(30, 3, { streams: ['driver'] });
-    const summaries = await setup().engine.run(['tasks', 'goods', 'rides']);
-    expect(summaries.every((summary) => summary.result === 'succeeded')).toBe(true);
-    const streams = ['tasks', 'goods', 'rides'];
-    expect(await differencesFromTruth(store(), await setup().admin.truth(), streams)).toEqual([]);
-    const tasks = summaries.find((summary) => summary.stream === 'tasks')!;
-    const after = await stateOf(store(), 'tasks', '1001');
-    expect(tasks.inserted + tasks.updated + tasks.deleted).toBeGreaterThan(0);
-    expect(after.version).toBeGreaterThan(before.version);
+    it('writes the pass again once the TMS changed the list, and the store equals it', async () => {
+      await setup().engine.run(['tasks', 'goods', 'rides']);
+      const before = await stateOf(store(), 'tasks', operator());
+      await setup().admin.applyChanges(30, 3, { streams: ['driver'] });
+      const summaries = await setup().engine.run(['tasks', 'goods', 'rides']);
+      expect(summaries.every((summary) => summary.result === 'succeeded')).toBe(true);
+      const streams = ['tasks', 'goods', 'rides'];
+      expect(await differencesFromTruth(store(), await setup().admin.truth(), streams)).toEqual([]);
+      const tasks = summaries.find((summary) => summary.stream === 'tasks')!;
+      const after = await stateOf(store(), 'tasks', operator());
+      expect(tasks.inserted + tasks.updated + tasks.deleted).toBeGreaterThan(0);
+      expect(after.version).toBeGreaterThan(before.version);
+    });
   });
 });
