@@ -121,3 +121,16 @@ describe('connections add', () => {
     expect((await listed(env)).map((item) => item.name)).toEqual(['default', 'beta']);
   });
 });
+
+describe('the control table on PostgreSQL, as a container runs it (no USER, no PGUSER, no user in the URL)', () => {
+  it('adds and lists connections as the OS user, as the stores connect', async () => {
+    const url = new URL(await postgres.freshUrl());
+    url.username = '';
+    const env = setup(url.toString());
+    delete env.USER;
+    delete env.PGUSER;
+    const added = await runCli(['connections', 'add', 'gamma', '--api-token', 'env:GAMMA_TOKEN'], env);
+    expect(added.code, added.stderr).toBe(0);
+    expect((await listed(env)).map((item) => item.name)).toEqual(['default', 'beta', 'gamma']);
+  }, 60_000);
+});

@@ -1,4 +1,3 @@
-import { userInfo } from 'node:os';
 import type { Logger } from '../../logger.js';
 import { redactUrl } from '../../secrets/url-credentials.js';
 import { pageWorkTransaction } from '../page-work-transaction.js';
@@ -24,7 +23,7 @@ export interface PostgresDialectOptions {
 /** The store on the process's pool of its database (lazily: the first query takes it and connects). */
 export function openPostgresDialect(options: PostgresDialectOptions): StoreDialect {
   const db = createPostgresKysely({
-    connectionString: withDefaultUser(options.url),
+    connectionString: options.url,
     poolSize: options.poolSize ?? 10,
     logger: options.logger,
     schema: options.schema,
@@ -44,12 +43,4 @@ export function openPostgresDialect(options: PostgresDialectOptions): StoreDiale
     history: postgresHistory,
     partitionRuns: postgresPartitionRuns,
   };
-}
-
-/** Like libpq (psql): without a user in the URL or PGUSER, connect as the OS user (pg would send none). */
-function withDefaultUser(value: string): string {
-  const url = new URL(value);
-  if (url.username !== '' || process.env.PGUSER || process.env.USER) return value;
-  url.username = userInfo().username;
-  return url.toString();
 }
