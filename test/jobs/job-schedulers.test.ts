@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../config/settings.js';
 import { enqueueRun } from '../../jobs/enqueue-run.js';
-import { syncSchedulers } from '../../jobs/job-schedulers.js';
+import { syncSchedulers, tickEveryMs } from '../../jobs/job-schedulers.js';
 import { jobNames, type QueueJob, ranPartition } from '../../jobs/sync-job.js';
 import { startSyncWorker } from '../../jobs/sync-worker.js';
 import { formatQueueStatus, readQueueStatus } from '../../src/cli/queue-status.js';
@@ -119,6 +119,12 @@ describe('job schedulers', () => {
       .filter((item) => item.key.startsWith('sync:tasks:'))
       .map((item) => item.next! - before);
     expect(next).toHaveLength(40);
+    // Ticks 1% early (at most 1 s), so a run's start delay never stretches a gap past the hour.
+    const periods = (await fixture.queue.getJobSchedulers(0, -1)).map((item) => item.every);
+    expect(new Set(periods)).toEqual(new Set([3_599_000]));
+    expect([tickEveryMs(1000), tickEveryMs(60_000), tickEveryMs(3_600_000)]).toEqual([
+      990, 59_400, 3_599_000,
+    ]);
     // 40 slots spread over the hour: some in each quarter, none two alike.
     for (let quarter = 0; quarter < 4; quarter++)
       expect(next.filter((ms) => Math.floor(ms / 900_000) === quarter).length).toBeGreaterThan(0);
