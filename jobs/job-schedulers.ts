@@ -97,6 +97,11 @@ export function tickEveryMs(intervalMs: number): number {
   return intervalMs - Math.min(1000, Math.floor(intervalMs / 100));
 }
 
+/** The interval of a schedule from its ticks' period (`tickEveryMs` undone), as `status` shows it. */
+export function intervalOfTicksMs(everyMs: number): number {
+  return everyMs >= 99_000 ? everyMs + 1000 : Math.round((everyMs * 100) / 99);
+}
+
 /**
  * Where in each interval a scheduler ticks: fixed per scheduler (its queue and id), spread evenly
  * over the schedulers. Without it every partition of a connection is due at the same moment (the

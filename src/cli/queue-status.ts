@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Settings } from '../../config/settings.js';
 import { connectRedis, RedisConnectionError } from '../../jobs/connect-redis.js';
+import { intervalOfTicksMs } from '../../jobs/job-schedulers.js';
 import { jobNames, partitionLabel, type SyncJobData, type SyncJobProgress } from '../../jobs/sync-job.js';
 import { openSyncQueue, type SyncQueue } from '../../jobs/sync-queue.js';
 import { readHeartbeats, type WorkerBeat } from '../../jobs/worker-heartbeat.js';
@@ -82,7 +83,7 @@ async function queueStatusOf(queue: SyncQueue): Promise<Omit<QueueStatus, 'worke
     schedulerCount,
     schedulers: schedulers.map((scheduler) => ({
       id: scheduler.key,
-      schedule: scheduler.pattern ?? `every ${Math.round((scheduler.every ?? 0) / 1000)}s`,
+      schedule: scheduler.pattern ?? `every ${Math.round(intervalOfTicksMs(scheduler.every ?? 0) / 1000)}s`,
       next: scheduler.next ? new Date(scheduler.next) : null,
     })),
     active: active

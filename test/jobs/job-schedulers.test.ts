@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../config/settings.js';
 import { enqueueRun } from '../../jobs/enqueue-run.js';
-import { syncSchedulers, tickEveryMs } from '../../jobs/job-schedulers.js';
+import { intervalOfTicksMs, syncSchedulers, tickEveryMs } from '../../jobs/job-schedulers.js';
 import { jobNames, type QueueJob, ranPartition } from '../../jobs/sync-job.js';
 import { startSyncWorker } from '../../jobs/sync-worker.js';
 import { formatQueueStatus, readQueueStatus } from '../../src/cli/queue-status.js';
@@ -125,6 +125,8 @@ describe('job schedulers', () => {
     expect([tickEveryMs(1000), tickEveryMs(60_000), tickEveryMs(3_600_000)]).toEqual([
       990, 59_400, 3_599_000,
     ]);
+    for (const seconds of [1, 5, 60, 99, 100, 240, 3600])
+      expect(intervalOfTicksMs(tickEveryMs(seconds * 1000))).toBe(seconds * 1000);
     // 40 slots spread over the hour: some in each quarter, none two alike.
     for (let quarter = 0; quarter < 4; quarter++)
       expect(next.filter((ms) => Math.floor(ms / 900_000) === quarter).length).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { tickEveryMs } from '../../jobs/job-schedulers.js';
 import { heartbeatKey, readHeartbeats } from '../../jobs/worker-heartbeat.js';
 import { formatQueueStatus, readQueueStatus } from '../../src/cli/queue-status.js';
 import { fakeEngine } from './support/fake-engine.js';
@@ -43,7 +44,7 @@ describe('worker heartbeats', () => {
     );
     const [gone] = await readHeartbeats(fixture.redis, fixture.settings.worker);
     expect(gone).toMatchObject({ id: 'gone-host:4242', alive: false, stoppedAt: null });
-    await fixture.queue.upsertJobScheduler('sync:clients:', { every: 60_000 }, { name: 'tick' });
+    await fixture.queue.upsertJobScheduler('sync:clients:', { every: tickEveryMs(60_000) }, { name: 'tick' });
     const now = new Date(Date.now() + 3600_000);
     const text = formatQueueStatus(await readQueueStatus(fixture.settings), now);
     expect(text).toMatch(/workers: NONE ALIVE; the last, gone-host:4242, went silent 1h( \d+m)? ago/);
