@@ -3,7 +3,6 @@ import type { StoreDatabase } from '../database.js';
 import type { HistorySql } from '../history-dialect.js';
 import { asOfIndexName, historyColumns, maxHistoryStreamName, versionsTableName } from '../history-names.js';
 import { liveViewStatement } from '../live-view.js';
-import { ownTables } from '../own-tables.js';
 import type { SqlTypes } from '../store-dialect.js';
 import { CatalogueError } from '../store-errors.js';
 import type { StreamTable } from '../stream-tables.js';
@@ -126,6 +125,6 @@ async function run(trx: Transaction<StoreDatabase>, statements: readonly Compile
 
 /** Tables (and views) with their column names. */
 async function columnsOf(trx: Transaction<StoreDatabase>): Promise<Map<string, Set<string>>> {
-  const tables = await ownTables(trx);
+  const tables = await trx.introspection.getTables();
   return new Map(tables.map((table) => [table.name, new Set(table.columns.map((column) => column.name))]));
 }

@@ -1,6 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
 import { liveViewStatement } from '../live-view.js';
-import { ownTables } from '../own-tables.js';
 import type { SqlTypes } from '../store-dialect.js';
 import type { StreamTable } from '../stream-tables.js';
 
@@ -12,7 +11,7 @@ import type { StreamTable } from '../stream-tables.js';
 export function liveViewsMigration(types: SqlTypes, tables: readonly StreamTable[]): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      const existing = new Set((await ownTables(db)).map((table) => table.name));
+      const existing = new Set((await db.introspection.getTables()).map((table) => table.name));
       for (const table of tables) {
         if (existing.has(table.name)) await db.executeQuery(liveViewStatement(table.name, types));
       }

@@ -1,5 +1,4 @@
 import { type Kysely, type Migration, sql } from 'kysely';
-import { ownTables } from '../own-tables.js';
 import type { SqlTypes } from '../store-dialect.js';
 import { reservedNames, type StreamTable } from '../stream-tables.js';
 
@@ -62,7 +61,7 @@ export function schemaRegistryMigration(types: SqlTypes, tables: readonly Stream
 
 /** Stream tables made before this migration: their old typed columns go, their schema row starts at 0. */
 async function adoptExistingTables(db: Kysely<unknown>, tables: readonly StreamTable[]): Promise<void> {
-  const existing = new Map((await ownTables(db)).map((table) => [table.name, table]));
+  const existing = new Map((await db.introspection.getTables()).map((table) => [table.name, table]));
   for (const table of tables) {
     const stored = existing.get(table.name);
     if (!stored) continue;

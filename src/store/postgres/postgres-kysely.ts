@@ -1,8 +1,8 @@
 import { userInfo } from 'node:os';
 import { Kysely } from 'kysely';
 import type { StoreDatabase } from '../database.js';
-import { SchemaLockedPostgresDialect } from './schema-migration-lock.js';
 import { openSchemaPool, type SchemaPoolOptions } from './schema-pool.js';
+import { SchemaScopedPostgresDialect } from './schema-scoped-dialect.js';
 
 /**
  * Kysely on the process's pool of the database (shared-pools.ts), in the store's schema
@@ -12,7 +12,7 @@ import { openSchemaPool, type SchemaPoolOptions } from './schema-pool.js';
 export function createPostgresKysely(options: SchemaPoolOptions): Kysely<StoreDatabase> {
   const connectionString = withDefaultUser(options.connectionString);
   const pool = async () => openSchemaPool({ ...options, connectionString });
-  return new Kysely<StoreDatabase>({ dialect: new SchemaLockedPostgresDialect({ pool }) });
+  return new Kysely<StoreDatabase>({ dialect: new SchemaScopedPostgresDialect({ pool }) });
 }
 
 /**

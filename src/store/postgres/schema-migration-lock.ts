@@ -1,4 +1,4 @@
-import { type DialectAdapter, type Kysely, PostgresAdapter, PostgresDialect, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Kysely's PostgreSQL adapter takes one advisory lock for the whole database, so the migrations of
 // many stores in one database (a schema per connection) ran one after the other: about 3 s each,
@@ -6,19 +6,13 @@ import { type DialectAdapter, type Kysely, PostgresAdapter, PostgresDialect, sql
 // migrations of one store apart and lets the others run side by side.
 const lockKey = sql`hashtextextended(coalesce(current_schema(), ''), 3853314791062309107)`;
 
-class SchemaMigrationLockAdapter extends PostgresAdapter {
+/** Kysely's PostgreSQL adapter with the migration lock of its store's schema, not of the whole database. */
+export class SchemaMigrationLockAdapter extends PostgresAdapter {
   override async acquireMigrationLock(db: Kysely<unknown>): Promise<void> {
     await sql`select pg_advisory_lock(${lockKey})`.execute(db);
   }
 
   override async releaseMigrationLock(db: Kysely<unknown>): Promise<void> {
     await sql`select pg_advisory_unlock(${lockKey})`.execute(db);
-  }
-}
-
-/** Kysely's PostgresDialect with the migration lock of its store's schema, not of the whole database. */
-export class SchemaLockedPostgresDialect extends PostgresDialect {
-  override createAdapter(): DialectAdapter {
-    return new SchemaMigrationLockAdapter();
   }
 }

@@ -1,10 +1,11 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
+import { createPostgresKysely } from '../../src/store/postgres/postgres-kysely.js';
 import { dialects } from './store-fixture.js';
 
 // Stores of many connections share one PostgreSQL database, a schema each: the migrations of one
-// schema wait for each other, never for another schema's.
+// schema wait for each other, never for another schema's, and a store introspects its own schema.
 
 const postgres = dialects.find((dialect) => dialect.name === 'postgres')!.fixture();
 let url: string;
@@ -52,5 +53,30 @@ describe('the migration lock of a PostgreSQL store', () => {
     const stores = await Promise.all([1, 2, 3].map(() => openStore(schemaUrl('lock_c'), { poolSize: 2 })));
     await Promise.all(stores.map((store) => store.close()));
     expect(await migrated('lock_c')).toBe(true);
+  }, 60_000);
+});
+
+describe('the introspection of a PostgreSQL store', () => {
+  it("lists its own schema's tables only, the Migrator's when asked, with their columns", async () => {
+    for (const schema of ['own_a', 'own_b'])
+      await (await openStore(schemaUrl(schema), { poolSize: 2 })).close();
+    const db = createPostgresKysely({ connectionString: schemaUrl('own_a'), poolSize: 1, schema: 'own_a' });
+    try {
+      const tables = await db.introspection.getTables();
+      expect(new Set(tables.map((table) => table.schema))).toEqual(new Set(['own_a']));
+      expect(tables.filter((table) => table.name === 'sync_state')).toHaveLength(1);
+      expect(tables.map((table) => table.name)).not.toContain('kysely_migration');
+      const state = tables.find((table) => table.name === 'sync_state')!;
+      expect(state.isView).toBe(false);
+      expect(state.columns.find((column) => column.name === 'stream')).toMatchObject({
+        dataType: 'text',
+        isNullable: false,
+      });
+      expect(tables.some((table) => table.isView)).toBe(true);
+      const withKysely = await db.introspection.getTables({ withInternalKyselyTables: true });
+      expect(withKysely.map((table) => table.name)).toContain('kysely_migration');
+    } finally {
+      await db.destroy();
+    }
   }, 60_000);
 });
