@@ -57,15 +57,22 @@ export async function withRetry<T>(
           throw context.idempotent ? error : guardCreate(error, context.target);
         }
       },
+      // Every option p-retry defaults is given: it copies the object and fills in what is missing,
+      // and on Node 20 a property added to a copy makes a new hidden class each call (four a
+      // request, garbage in the old generation: docs/performance-history.md, "Hidden classes").
       {
         retries: options.retry.attempts - 1,
+        factor: 2,
         // Waits happen in shouldRetry (jitter and Retry-After); p-retry's own delay stays zero.
         minTimeout: 0,
         maxTimeout: 0,
         maxRetryTime: options.retry.maxTotalMs,
-        signal: context.signal,
+        randomize: false,
+        onFailedAttempt: noFailedAttemptHook,
         shouldRetry: ({ error, attemptNumber }) =>
           waitBeforeRetry(error, attemptNumber, started, context, options),
+        shouldConsumeRetry: alwaysConsumeRetry,
+        signal: context.signal,
       },
     );
   } catch (error) {
@@ -82,6 +89,9 @@ export async function withRetry<T>(
     throw error;
   }
 }
+
+const noFailedAttemptHook = () => undefined;
+const alwaysConsumeRetry = () => true;
 
 async function waitBeforeRetry(
   error: Error,

@@ -225,7 +225,7 @@ export class PartitionRun {
   }): Promise<void> {
     const runId = this.runId;
     if (runId === null) return;
-    const input = { ...this.#counts, ...outcome, now: this.#now() };
+    const input = { now: this.#now(), ...outcome, ...this.#counts };
     await this.#context.retry('finishRun', () => finishRun(this.#context.dialect.db, runId, input));
   }
 

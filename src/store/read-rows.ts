@@ -94,7 +94,7 @@ export async function referencedIds(
   const { valuesAt } = context.dialect.types;
   const ids = new Set<string>();
   if (valuesAt) {
-    const rows = await filtered(context, table, { ...(scope === null ? {} : { scope }), live: true })
+    const rows = await filtered(context, table, { live: true, ...(scope === null ? {} : { scope }) })
       .innerJoin(
         sql`json_each(${valuesAt(sql.ref(`${table.name}.data`), options.path)})`.as('found'),
         (join) => join.onTrue(),
@@ -123,7 +123,7 @@ async function* liveBatches(
   const { decodeJson } = context.dialect.types;
   let after = options.after;
   for (;;) {
-    const rows = await filtered(context, table, { ...(scope === null ? {} : { scope }), live: true })
+    const rows = await filtered(context, table, { live: true, ...(scope === null ? {} : { scope }) })
       .select(withData ? ['id', 'data'] : ['id'])
       .$if(after !== undefined, (q) => q.where('id', '>', after!))
       .orderBy('id')

@@ -80,7 +80,7 @@ export async function startRunReadingState(
   return {
     runId: Number(id),
     state: found
-      ? decodeState({ ...found, stream: run.stream, partition: run.partition }, types)
+      ? decodeState({ stream: run.stream, partition: run.partition, ...found }, types)
       : emptyState(run.stream, run.partition),
   };
 }

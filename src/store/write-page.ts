@@ -107,7 +107,7 @@ async function attemptPage(
       deletedAt: deleted ? now : null,
       deletedReason: deleted ? 'upstream' : null,
       runId: input.runId,
-      received: input.received && { ...input.received, count: input.records.length },
+      received: input.received && { count: input.records.length, ...input.received },
     }),
     statements: [
       ...prepared.statements,
@@ -127,8 +127,8 @@ async function attemptPage(
         'writePage',
         () =>
           context.dialect.commitPageWork({
-            ...work,
             order: order && { page: order.page, after: early ? order.after : undefined },
+            ...work,
           }),
         pageSubject(input),
       );
@@ -148,7 +148,7 @@ async function attemptPage(
   if (result.refused === 'state') await state!.outcome(undefined);
   if (result.refused !== false) throw new Error(`unexpected refusal ${result.refused}`);
   const committed = state && (await state.outcome(result.transitionRow));
-  return { ...result.counts, drift: prepared.drift, ...(committed ? { state: committed } : {}) };
+  return { drift: prepared.drift, ...result.counts, ...(committed ? { state: committed } : {}) };
 }
 
 /** A page named by its stream and the keys it holds, for a refusal's message. */

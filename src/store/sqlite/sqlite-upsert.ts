@@ -77,7 +77,6 @@ export function createSqlitePageUpsert(thread: SqliteThread, table: StreamTable)
       }
     }
     const work: UpsertWork = {
-      ...statements,
       width: columns.length,
       constants: [
         [syncedAt, page.syncedAt],
@@ -90,6 +89,7 @@ export function createSqlitePageUpsert(thread: SqliteThread, table: StreamTable)
       keyAt,
       sequenceAt,
       received: slices && { text: page.received!.text, slices, dataAt },
+      ...statements,
     };
     return Object.assign(() => thread.upsert(work), { work });
   };

@@ -78,8 +78,13 @@ async function snapshotParts(job: Job): Promise<SnapshotPart[]> {
 function keyed(job: Job, part: SnapshotPart, items: JsonObject[]): StoreRecord[] {
   const sequenceOf = sequenceReader(job.settings.sequenceField);
   const requested = part.requested ?? (job.definition.single ? job.partition || 'current' : undefined);
-  const origin = { stream: job.stream, partition: job.partition, where: part.what };
-  return keyedRecords(job.definition, items, { ...origin, ...(requested ? { requested } : {}) }, sequenceOf);
+  const origin = {
+    stream: job.stream,
+    partition: job.partition,
+    where: part.what,
+    ...(requested ? { requested } : {}),
+  };
+  return keyedRecords(job.definition, items, origin, sequenceOf);
 }
 
 async function fetchPart(job: Job, part: SnapshotPart): Promise<JsonObject[]> {

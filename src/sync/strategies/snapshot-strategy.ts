@@ -38,7 +38,7 @@ export const snapshotStrategy: StreamStrategy<SnapshotStream> = {
       gathered = [];
       pages += 1;
       const strategyState: SnapshotState = { lastPassAt, ...(passDigest ? { passDigest } : {}) };
-      return run.commitPage({ ...(scope === undefined ? {} : { scope }), records, state: { strategyState } });
+      return run.commitPage({ records, state: { strategyState }, ...(scope === undefined ? {} : { scope }) });
     };
     const left = await fetchSnapshot(partition, async (records) => {
       for (const record of records) {
@@ -50,7 +50,7 @@ export const snapshotStrategy: StreamStrategy<SnapshotStream> = {
     // A pass of one page is compared whole with the last one; a `--full` run writes it regardless.
     const digest = pages === 0 && left.count === 0 ? passDigest(scope, gathered) : undefined;
     if (!partition.full && digest !== undefined && digest === lastDigest(run.state().strategyState)) {
-      const pass = { ...(scope === undefined ? {} : { scope }), records: gathered };
+      const pass = { records: gathered, ...(scope === undefined ? {} : { scope }) };
       if (await run.keepUnchangedPass(pass)) return;
     }
     // An empty list (no ids referenced) still records the pass.
@@ -59,10 +59,10 @@ export const snapshotStrategy: StreamStrategy<SnapshotStream> = {
     if (left.count > 0) throw new LeftBehindError(partition.stream, left.count, leftBatches, left.first);
     // The pass's rows it inserted are this scope's new ones, on its balance.
     await run.markMissing({
-      ...(scope === undefined ? {} : { scope }),
       seenIds,
       reason: 'snapshot_missing',
       listedNew: run.counts.inserted,
+      ...(scope === undefined ? {} : { scope }),
     });
   },
 };
