@@ -38,6 +38,9 @@ describeOnEachDialect('the objects a run makes per partition', (fixture) => {
     expect(progress.length).toBeGreaterThanOrEqual(operators);
     const shapes = (objects: readonly object[]) =>
       objects.slice(1).filter((object, i) => !haveSameMap(object, objects[i]!)).length;
-    expect({ summaries: shapes(summaries), progress: shapes(progress) }).toEqual({ summaries: 0, progress: 0 });
+    expect({ summaries: shapes(summaries), progress: shapes(progress) }).toEqual({
+      summaries: 0,
+      progress: 0,
+    });
   }, 60_000);
 });
