@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Settings } from '../config/settings.js';
 import type { StreamName } from '../config/streams.js';
 import type { RequestBudget } from '../src/client/index.js';
+import { linkSignals } from '../src/linked-signals.js';
 import type { Logger } from '../src/logger.js';
 import type { PartitionSummary, RunProgress } from '../src/sync/run-options.js';
 import type { SyncEngine } from '../src/sync/sync-engine.js';
@@ -94,13 +95,18 @@ export function createSyncProcessor(options: SyncProcessorOptions): Processor<Qu
       log.info({ pausedForMs }, 'the TMS asked every sender to wait (429 Retry-After); job delayed');
       return waitOutPause(ctx, pausedForMs);
     }
-    const stop = AbortSignal.any([options.stopping, ...(signal ? [signal] : [])]);
-    const slot = options.slots ? await options.slots.take(stop) : () => {};
-    if (!slot) return putBack(ctx);
+    // Linked, not AbortSignal.any: the worker's stop signal outlives every job (linked-signals.ts).
+    const stop = linkSignals(options.stopping, signal);
     try {
-      return await lockAndRun(options, ctx, stop, log);
+      const slot = options.slots ? await options.slots.take(stop.signal) : () => {};
+      if (!slot) return putBack(ctx);
+      try {
+        return await lockAndRun(options, ctx, stop.signal, log);
+      } finally {
+        slot();
+      }
     } finally {
-      slot();
+      stop.unlink();
     }
   };
 }
@@ -153,9 +159,11 @@ async function lockAndRun(options: SyncProcessorOptions, ctx: SettleContext, sto
     log.info('another run holds the partition; postponed');
     return postpone(ctx);
   }
+  const stopOrLost = linkSignals(stop, lock.lost);
   try {
-    return await runAndSettle(options, ctx, AbortSignal.any([stop, lock.lost]), log);
+    return await runAndSettle(options, ctx, stopOrLost.signal, log);
   } finally {
+    stopOrLost.unlink();
     await lock.release();
   }
 }

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
-import { linkSignals } from './abortable-sleep.js';
+import { linkSignals } from '../linked-signals.js';
 import {
   AuthError,
   HttpStatusError,

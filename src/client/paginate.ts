@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../schemas/json-object.js';
-import { linkSignals } from './abortable-sleep.js';
+import { linkSignals } from '../linked-signals.js';
 import { CursorLoopError, PaginationError, type RequestTarget } from './client-errors.js';
 import { pageData } from './envelope-checks.js';
 import type { RequestCore } from './request-core.js';

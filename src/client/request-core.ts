@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { linkSignals } from './abortable-sleep.js';
+import { linkSignals } from '../linked-signals.js';
 import type { ApiRequest } from './api-request.js';
 import type { RequestTarget } from './client-errors.js';
 import type { ResolvedClientOptions } from './client-options.js';

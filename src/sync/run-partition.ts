@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Settings } from '../../config/settings.js';
 import type { StreamDefinition } from '../../config/stream-definition.js';
 import { type StreamName, streams } from '../../config/streams.js';
-import { linkSignals } from '../client/abortable-sleep.js';
+import { linkSignals } from '../linked-signals.js';
 import type { DeleteGuard } from '../store/store.js';
 import { describeError } from '../tms-sync-error.js';
 import { checkAccess } from './check-access.js';
@@ -34,8 +34,7 @@ export async function runPartition(
   const definition: StreamDefinition = streams[stream];
   const started = Date.now();
   const bound = startRunBound({ stream, partition }, ctx.settings.sync);
-  // Not AbortSignal.any: Node 20 keeps each combined signal in its sources (the process's stop
-  // signal) until a garbage collection, a weak reference per partition run (abortable-sleep.ts).
+  // Linked, not AbortSignal.any: the stop signal of a sync outlives every run (linked-signals.ts).
   const linked = options.signal ? linkSignals(options.signal, bound.signal) : undefined;
   const signal = linked?.signal ?? bound.signal;
   // Every request in flight listens to the run's signal (16 at once in a child stream): not the

@@ -1,3 +1,4 @@
+import { linkSignals } from '../linked-signals.js';
 import type { CommandOutbox } from '../store/store.js';
 
 /** Why a delivery stopped: its lease was taken over or could not be renewed in time. */
@@ -50,13 +51,15 @@ export function holdLease(options: LeaseOptions): HeldLease {
     },
     Math.max(50, leaseMs / 20),
   );
-  const signal = options.signal ? AbortSignal.any([lease.signal, options.signal]) : lease.signal;
+  // Linked, not AbortSignal.any: the deliverer's stop signal outlives every command (linked-signals.ts).
+  const linked = options.signal ? linkSignals(lease.signal, options.signal) : undefined;
   return {
-    signal,
+    signal: linked?.signal ?? lease.signal,
     lost: () => lease.signal.aborted,
     stop() {
       clearInterval(timer);
       clearInterval(deadline);
+      linked?.unlink();
     },
   };
 }

@@ -1,5 +1,8 @@
+import { getEventListeners } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { linkSignals } from '../../src/client/abortable-sleep.js';
+import { linkSignals } from '../../src/linked-signals.js';
 
 describe('linkSignals (the per-request signal, in place of AbortSignal.any)', () => {
   it('aborts with the reason of the first source to abort', () => {
@@ -45,5 +48,27 @@ describe('linkSignals (the per-request signal, in place of AbortSignal.any)', ()
     expect(linked.signal.aborted).toBe(false);
     expect(added).toEqual(['abort']);
     expect(removed).toEqual(['abort']);
+  });
+});
+
+describe('AbortSignal.any, which the product never calls', () => {
+  it('leaves nothing on a source that outlives the signals linked to it', () => {
+    const stopping = new AbortController().signal;
+    for (let run = 0; run < 1000; run++) linkSignals(stopping, new AbortController().signal).unlink();
+    expect(getEventListeners(stopping, 'abort')).toHaveLength(0);
+  });
+
+  it('appears in no source file: on Node 20 it leaks a reference per call into a long-lived source', () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const sources = ['src', 'jobs', 'config', 'bin', 'bench'].flatMap((dir) =>
+      readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+        .filter((file) => /\.(ts|js|mjs)$/.test(file))
+        .map((file) => join(dir, file)),
+    );
+    expect(sources.length).toBeGreaterThan(100);
+    const calling = sources.filter((file) =>
+      /AbortSignal\.any\(/.test(readFileSync(join(root, file), 'utf8')),
+    );
+    expect(calling).toEqual([]);
   });
 });
