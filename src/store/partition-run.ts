@@ -18,7 +18,7 @@ import type {
   SyncState,
 } from './store-types.js';
 import type { StreamTable } from './stream-tables.js';
-import { finishRun } from './sync-runs.js';
+import { finishRun, type RunStart, recordEndedRun, startRun } from './sync-runs.js';
 import { readState, startRunReadingState } from './sync-state.js';
 import { inTransaction, type RunWrite } from './transaction.js';
 import { writePage } from './write-page.js';
@@ -30,13 +30,14 @@ import { writePage } from './write-page.js';
  *   the run read, advanced by the run's own commits;
  * - the dry run, decided when the run opens: every write is the same transaction, rolled back;
  * - the child streams a parent's pages and deletes concern, from the catalogue;
- * - the counts, the progress reports and the run's `sync_runs` row.
+ * - the counts, the progress reports and the run's `sync_runs` row. Where the state is read without
+ *   a round trip (`StoreDialect.readsLocally`), the row is written before the run's first write, or
+ *   whole when it ends if it wrote nothing else: one statement instead of two for a run that finds
+ *   nothing new, most runs of an idle cycle (docs/store.md, "A run's row").
  * Pages commit in the order given (page-line.ts): `commitPage` returns while the database still
  * writes the last few, so the caller fetches and prepares the next page meanwhile.
  */
 export class PartitionRun {
-  /** The run's row in `sync_runs`; null in a dry run. */
-  readonly runId: number | null;
   readonly #counts: RunTally = emptyTally();
   readonly #context: StoreContext;
   readonly #table: StreamTable;
@@ -46,19 +47,29 @@ export class PartitionRun {
   readonly #state: RunState;
   readonly #pages: PageLine;
   #judgedScopes: ScopeTally = noScopes;
+  /** How the run's row starts; undefined in a dry run, which records nothing. */
+  readonly #start: RunStart | undefined;
+  /** The run's row once written (its id), or being written. */
+  #recording: Promise<number> | undefined;
+  #runId: number | null = null;
 
-  /** Begins a run: records it (`sync_runs`, unless a dry run) and reads the partition's state, one statement. */
+  /**
+   * Begins a run: reads the partition's state and, unless the dialect reads it locally, records
+   * the run's start in the same statement (`sync_runs`; nothing in a dry run).
+   */
   static async open(context: StoreContext, table: StreamTable, input: OpenRunInput): Promise<PartitionRun> {
     const { stream, partition } = input;
     const now = input.now ?? (() => new Date());
     const { db, types } = context.dialect;
-    if (input.dryRun) {
+    const start = input.dryRun
+      ? undefined
+      : { stream, partition, trigger: input.trigger, startedAt: now().toISOString() };
+    if (!start || context.dialect.readsLocally) {
       const found = await context.retry('readState', () => readState(db, types, stream, partition));
-      return new PartitionRun(context, table, input, found, null);
+      return new PartitionRun(context, table, input, found, start, undefined);
     }
-    const run = { stream, partition, trigger: input.trigger, startedAt: now().toISOString() };
-    const { runId, state } = await context.retry('startRun', () => startRunReadingState(db, types, run));
-    return new PartitionRun(context, table, input, state, runId);
+    const { runId, state } = await context.retry('startRun', () => startRunReadingState(db, types, start));
+    return new PartitionRun(context, table, input, state, start, runId);
   }
 
   private constructor(
@@ -66,7 +77,8 @@ export class PartitionRun {
     table: StreamTable,
     input: OpenRunInput,
     found: SyncState,
-    runId: number | null,
+    start: RunStart | undefined,
+    runId: number | undefined,
   ) {
     this.#context = context;
     this.#table = table;
@@ -75,7 +87,16 @@ export class PartitionRun {
     this.#dryRun = input.dryRun ?? false;
     this.#state = new RunState(found, { writes: !this.#dryRun });
     this.#pages = new PageLine(input);
-    this.runId = runId;
+    this.#start = start;
+    if (runId !== undefined) {
+      this.#runId = runId;
+      this.#recording = Promise.resolve(runId);
+    }
+  }
+
+  /** The run's row in `sync_runs`: null in a dry run, and until the row is written. */
+  get runId(): number | null {
+    return this.#runId;
   }
 
   get counts(): Readonly<RunTally> {
@@ -98,7 +119,7 @@ export class PartitionRun {
     await this.#pages.hand(async (after, order) => {
       const result = await writePage(this.#context, {
         stream: this.#input.stream,
-        runId: this.runId,
+        runId: await this.#recorded(),
         now: this.#now(),
         ...(page.scope === undefined ? {} : { scope: page.scope }),
         records: page.records,
@@ -136,7 +157,7 @@ export class PartitionRun {
     const { stream } = this.#input;
     const result = await writePage(this.#context, {
       stream,
-      runId: this.runId,
+      runId: await this.#recorded(),
       now: this.#now(),
       records: [],
       state,
@@ -174,7 +195,7 @@ export class PartitionRun {
     this.#input.signal?.throwIfAborted();
     const input = {
       ...pass,
-      ...this.#writeOf(),
+      ...(await this.#writeOf()),
       guard: this.#input.guard,
       enqueueChildren: this.#table.children,
     };
@@ -187,7 +208,12 @@ export class PartitionRun {
    */
   async replaceScopes(scopes: readonly ScopeReplacement[]): Promise<void> {
     this.#input.signal?.throwIfAborted();
-    const input = { ...this.#writeOf(), scopes, guard: this.#input.guard, earlier: this.#judgedScopes };
+    const input = {
+      ...(await this.#writeOf()),
+      scopes,
+      guard: this.#input.guard,
+      earlier: this.#judgedScopes,
+    };
     const result = await this.#context.retry('replaceScopes', () => replaceScopes(this.#context, input));
     this.#judgedScopes = {
       hadRows: this.#judgedScopes.hadRows + result.scopes.hadRows,
@@ -201,7 +227,7 @@ export class PartitionRun {
   /** Marks every live row of these scopes (parents gone upstream) `parent_deleted`. */
   async markScopesDeleted(scopeValues: readonly string[]): Promise<void> {
     if (scopeValues.length === 0) return;
-    const input = { ...this.#writeOf(), scopeValues };
+    const input = { ...(await this.#writeOf()), scopeValues };
     const deleted = await this.#context.retry('markDeletedByScope', () =>
       markDeletedByScope(this.#context, input),
     );
@@ -218,25 +244,52 @@ export class PartitionRun {
     return this.#context.retry('referencedIds', () => referencedIds(this.#context, stream, { path, scope }));
   }
 
-  /** Records how the run ended in `sync_runs` (nothing in a dry run). */
+  /**
+   * Records how the run ended in `sync_runs` (nothing in a dry run): its row's end, or the whole
+   * row when the run wrote nothing before (or its start could not be recorded).
+   */
   async finish(outcome: {
     result: 'succeeded' | 'failed' | 'interrupted';
     error: string | null;
   }): Promise<void> {
-    const runId = this.runId;
-    if (runId === null) return;
+    const start = this.#start;
+    if (!start) return;
     const input = { now: this.#now(), ...outcome, ...this.#counts };
-    await this.#context.retry('finishRun', () => finishRun(this.#context.dialect.db, runId, input));
+    const { db } = this.#context.dialect;
+    const runId = this.#recording && (await this.#recording.catch(() => undefined));
+    if (runId !== undefined) {
+      await this.#context.retry('finishRun', () => finishRun(db, runId, input));
+      return;
+    }
+    // A write after this (none is due: the strategy has ended) finds the row and carries its id.
+    this.#recording = this.#context.retry('recordRun', () => recordEndedRun(db, start, input));
+    this.#runId = await this.#recording;
+  }
+
+  /** The run's row, written as the run starts its first write; null in a dry run. */
+  #recorded(): Promise<number | null> {
+    const start = this.#start;
+    if (!start) return Promise.resolve(null);
+    this.#recording ??= this.#context
+      .retry('startRun', () => startRun(this.#context.dialect.db, start))
+      .then((runId) => {
+        this.#runId = runId;
+        return runId;
+      });
+    return this.#recording;
   }
 
   /** What every write of the run carries: its stream, clock and run, and whether it is rolled back. */
-  #writeOf() {
-    return { stream: this.#input.stream, now: this.#now(), runId: this.runId, rollback: this.#dryRun };
+  async #writeOf() {
+    const runId = await this.#recorded();
+    return { stream: this.#input.stream, now: this.#now(), runId, rollback: this.#dryRun };
   }
 
   /** A write of the run's child work: one transaction, rolled back in a dry run. */
-  readonly #write: RunWrite = (verb, work) =>
-    this.#context.retry(verb, () => inTransaction(this.#context.dialect.db, this.#dryRun, work));
+  readonly #write: RunWrite = async (verb, work) => {
+    await this.#recorded();
+    return this.#context.retry(verb, () => inTransaction(this.#context.dialect.db, this.#dryRun, work));
+  };
 
   #count(result: WriteCounts): void {
     addCounts(this.#counts, result);

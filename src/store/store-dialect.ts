@@ -164,10 +164,23 @@ export interface StoreDialect {
    * pool of connections (PostgreSQL) the pages would run side by side: they are sent in turn.
    */
   readonly runsPageWorkInOrder: boolean;
+  /**
+   * A keyed read outside a transaction costs no round trip (SQLite: the calling thread's own
+   * connection), so a run reads its state there and writes its `sync_runs` row only when it first
+   * writes, or whole at its end (partition-run.ts). PostgreSQL reads the state in the statement that
+   * records the run's start: one round trip either way.
+   */
+  readonly readsLocally: boolean;
   /** Fills `idSetTable` with the entries (any number: a million is fine), replacing its content. */
   loadIdSet(trx: Transaction<StoreDatabase>, entries: Iterable<IdSetEntry>): Promise<void>;
   /** History mode's triggers, view and run context (docs/history.md). */
   readonly history: HistorySql;
-  /** The statements defining the triggers that keep `partition_runs` (partition-runs-migration.ts). */
-  readonly partitionRuns: readonly string[];
+  /** The statements defining the triggers that keep `partition_runs` (partition-runs-migration.ts), and dropping them. */
+  readonly partitionRuns: PartitionRunsSql;
+}
+
+/** A dialect's triggers keeping `partition_runs`: the statements creating them, and dropping them. */
+export interface PartitionRunsSql {
+  readonly create: readonly string[];
+  readonly drop: readonly string[];
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { StoreDatabase, SyncRunsTable } from './database.js';
 import { statementOnce } from './statement-once.js';
 import type { RunCounts, RunFilter, RunResult, RunSuccess, RunTrigger, SyncRun } from './store-types.js';
@@ -34,6 +34,46 @@ export function runStartValues(run: RunStart) {
     result: 'running',
   };
 }
+
+/** Records a run's start (result `running`); its id. */
+export async function startRun(db: Kysely<StoreDatabase>, run: RunStart): Promise<number> {
+  const [row] = (await runStart(db, run)).rows;
+  return Number(row!.id);
+}
+
+const runStart = statementOnce((db, run: RunStart) =>
+  db.insertInto('sync_runs').values(runStartValues(run)).returning('id'),
+);
+
+/** Records a run that wrote nothing else, once it ended: one row, start to finish; its id. */
+export async function recordEndedRun(
+  db: Kysely<StoreDatabase>,
+  run: RunStart,
+  input: FinishRunInput,
+): Promise<number> {
+  const values = {
+    stream: run.stream,
+    partition: run.partition,
+    trigger: run.trigger,
+    started_at: run.startedAt,
+    finished_at: (input.now ?? new Date()).toISOString(),
+    result: input.result,
+    error: input.error === null || input.error === undefined ? null : storableText(input.error),
+    pages: input.pages,
+    inserted: input.inserted,
+    updated: input.updated,
+    deleted: input.deleted,
+    drift: input.drift,
+    held_deletes: input.held,
+    rejected: 0,
+  };
+  const [row] = (await endedRun(db, values)).rows;
+  return Number(row!.id);
+}
+
+const endedRun = statementOnce((db, run: Insertable<SyncRunsTable>) =>
+  db.insertInto('sync_runs').values(run).returning('id'),
+);
 
 export async function finishRun(
   db: Kysely<StoreDatabase>,

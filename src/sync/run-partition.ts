@@ -63,7 +63,8 @@ export async function runPartition(
       end();
       throw error;
     });
-  const log = ctx.logger.child({ stream, partition, runId: run.runId });
+  // The run's id is known once its row is written (at its first write, or as it ends: partition-run.ts).
+  const log = ctx.logger.child({ stream, partition });
   let result: PartitionOutcome = 'succeeded';
   let failure: unknown;
   try {
@@ -88,16 +89,13 @@ export async function runPartition(
   } finally {
     end();
   }
+  const durationMs = Date.now() - started;
+  const ended = outcome(stream, partition, options, result, failure);
+  await run.finish({ result, error: ended.error });
   // The fixed members first: a literal opening with a spread gets a hidden class of its own on
   // Node 20, and a sync keeps every partition's summary (docs/performance-history.md, "Hidden classes").
-  const summary = {
-    runId: run.runId,
-    durationMs: Date.now() - started,
-    ...run.counts,
-    ...outcome(stream, partition, options, result, failure),
-  };
-  await run.finish({ result, error: summary.error });
-  const counts = { ...run.counts };
+  const summary = { runId: run.runId, durationMs, ...run.counts, ...ended };
+  const counts = { runId: run.runId, ...run.counts };
   if (result === 'succeeded') log.info(counts, 'run succeeded');
   // Asked to stop (a graceful shutdown): nothing went wrong, the next run resumes from the checkpoint.
   else if (result === 'interrupted') log.info(counts, 'run interrupted; it resumes from its checkpoint');

@@ -28,17 +28,17 @@ async function runOf(
   work: (run: PartitionRun) => Promise<void>,
   options: TestRunOptions = {},
 ): Promise<number> {
-  let runId = 0;
+  let opened: PartitionRun | undefined;
   await inRun(
     store,
     stream,
     async (run) => {
-      runId = run.runId ?? 0;
+      opened = run;
       await work(run);
     },
     options,
   );
-  return runId;
+  return opened?.runId ?? 0;
 }
 
 /** One page in a run of its own at the given time; answers the run's id. */

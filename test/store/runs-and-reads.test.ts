@@ -30,10 +30,16 @@ describeOnEachDialect('runs and reads', (fixture) => {
     const second = clocked('invoices', '', 'manual');
     second.clock.at = later;
     const running = await second.opening;
-    const tasks = await clocked('tasks', 'op1', 'webhook').opening;
+    // A run's row is written by its first write at the latest (partition-run.ts).
+    await running.commitPage({ records: keyed([invoice('c', 3)]), state: { strategyState: null } });
+    await running.flush();
+    const idle = clocked('tasks', 'op1', 'webhook');
+    const tasks = await idle.opening;
+    idle.clock.at = later;
+    await tasks.finish({ result: 'succeeded', error: null });
     expect(running.runId).toBeGreaterThan(failed.runId!);
     expect(await store().listRuns({ stream: 'invoices' })).toMatchObject([
-      { id: running.runId, result: 'running', finishedAt: null, trigger: 'manual' },
+      { id: running.runId, result: 'running', finishedAt: null, trigger: 'manual', pages: 0 },
       {
         id: failed.runId,
         result: 'failed',
@@ -51,6 +57,35 @@ describeOnEachDialect('runs and reads', (fixture) => {
       ['tasks', 'op1', tasks.runId],
     ]);
     expect(await store().listRuns({ limit: 1 })).toHaveLength(1);
+  });
+
+  it('records a run that wrote nothing as one row when it ends, its success included', async () => {
+    const quiet = clocked('tasks', 'op2');
+    const run = await quiet.opening;
+    quiet.clock.at = later;
+    await run.finish({ result: 'succeeded', error: null });
+    const failing = clocked('tasks', 'op3');
+    const failed = await failing.opening;
+    await failed.finish({ result: 'failed', error: 'the TMS answered 500' });
+    expect(await store().listRuns({ stream: 'tasks' })).toMatchObject([
+      { id: failed.runId, partition: 'op3', result: 'failed', error: 'the TMS answered 500', pages: 0 },
+      { id: run.runId, partition: 'op2', result: 'succeeded', startedAt: now, finishedAt: later, pages: 0 },
+    ]);
+    expect(await store().lastSuccesses()).toEqual([{ stream: 'tasks', partition: 'op2', finishedAt: later }]);
+    expect((await store().lastRuns()).map((r) => [r.partition, r.id])).toEqual([
+      ['op2', run.runId],
+      ['op3', failed.runId],
+    ]);
+  });
+
+  it("keeps a partition's latest success when a later run recorded whole failed", async () => {
+    const first = clocked('tasks', 'op4');
+    const succeeded = await first.opening;
+    await succeeded.finish({ result: 'succeeded', error: null });
+    const second = clocked('tasks', 'op4');
+    second.clock.at = later;
+    await (await second.opening).finish({ result: 'failed', error: 'boom' });
+    expect(await store().lastSuccesses()).toEqual([{ stream: 'tasks', partition: 'op4', finishedAt: now }]);
   });
 
   it('reads the ids a stream references, of its live rows', async () => {

@@ -1,6 +1,6 @@
 import type { Migration } from 'kysely';
 import type { HistorySql } from '../history-dialect.js';
-import type { SqlTypes } from '../store-dialect.js';
+import type { PartitionRunsSql, SqlTypes } from '../store-dialect.js';
 import type { StreamTable } from '../stream-tables.js';
 import {
   bookkeepingMigration,
@@ -14,14 +14,14 @@ import { commandsMigration } from './commands-migration.js';
 import { connectionsMigration } from './connections-migration.js';
 import { historyMigration } from './history-migration.js';
 import { liveViewsMigration } from './live-views-migration.js';
-import { partitionRunsMigration } from './partition-runs-migration.js';
+import { endedRunSuccessesMigration, partitionRunsMigration } from './partition-runs-migration.js';
 import { schemaRegistryMigration } from './schema-registry-migration.js';
 import { createStreamTableMigration, specColumnMigration } from './stream-table-migrations.js';
 
 /**
  * Every migration the store knows, by name. The names are the rule that turns a catalogue change
  * into a migration (docs/store.md):
- * - `0001-bookkeeping` ... `0015-connections`: static, numbered (each branch of work takes its own number);
+ * - `0001-bookkeeping` ... `0016-ended-run-successes`: static, numbered (each branch of work takes its own number);
  * - `stream-<stream>`: the table of a stream with its fixed columns (adding a stream adds it);
  * - `stream-<stream>-spec-<column>`: one of the catalogue's typed columns (adding one adds it; it is
  *   backfilled). Inferred columns are no migrations: writes add them (prepare-rows.ts).
@@ -31,7 +31,7 @@ import { createStreamTableMigration, specColumnMigration } from './stream-table-
  */
 export function catalogueMigrations(
   tables: readonly StreamTable[],
-  parts: { types: SqlTypes; history: HistorySql; partitionRuns: readonly string[] },
+  parts: { types: SqlTypes; history: HistorySql; partitionRuns: PartitionRunsSql },
   executed: readonly string[],
 ): Record<string, Migration> {
   const { types } = parts;
@@ -45,9 +45,10 @@ export function catalogueMigrations(
     '0008-commands': commandsMigration(types),
     '0009-run-successes': runSuccessesMigration(),
     '0011-history': historyMigration(types),
-    '0012-partition-runs': partitionRunsMigration(types, parts.partitionRuns),
+    '0012-partition-runs': partitionRunsMigration(types, parts.partitionRuns.create),
     '0013-cents-columns': centsColumnsMigration(tables, parts),
     '0015-connections': connectionsMigration(types),
+    '0016-ended-run-successes': endedRunSuccessesMigration(parts.partitionRuns),
   };
   for (const table of tables) {
     // The typed columns a table got in its CREATE TABLE, when it was created in this run.

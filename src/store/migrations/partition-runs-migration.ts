@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely';
-import type { SqlTypes } from '../store-dialect.js';
+import type { PartitionRunsSql, SqlTypes } from '../store-dialect.js';
 
 /**
  * `partition_runs`: per stream partition, its latest run and when it last succeeded, kept by the
@@ -22,6 +22,18 @@ export function partitionRunsMigration(types: SqlTypes, triggers: readonly strin
         select stream, partition, max(id), max(case when result = 'succeeded' then finished_at end)
         from sync_runs group by stream, partition`.execute(db);
       for (const statement of triggers) await sql.raw(statement).execute(db);
+    },
+  };
+}
+
+/**
+ * The triggers of `partition_runs` defined again: a run that wrote nothing but its row is recorded
+ * whole when it ends (partition-run.ts), so the insert of a succeeded run is a success too.
+ */
+export function endedRunSuccessesMigration(triggers: PartitionRunsSql): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      for (const statement of [...triggers.drop, ...triggers.create]) await sql.raw(statement).execute(db);
     },
   };
 }

@@ -6,7 +6,7 @@ import { postgresEnqueueParentsQueries } from './postgres-child-queue.js';
 import { postgresHistory } from './postgres-history.js';
 import { loadPostgresIdSet } from './postgres-id-set.js';
 import { createPostgresKysely } from './postgres-kysely.js';
-import { postgresPartitionRuns } from './postgres-partition-runs.js';
+import { postgresDropPartitionRuns, postgresPartitionRuns } from './postgres-partition-runs.js';
 import { postgresTypes } from './postgres-types.js';
 import { createPostgresPageUpsert } from './postgres-upsert.js';
 
@@ -39,8 +39,9 @@ export function openPostgresDialect(options: PostgresDialectOptions): StoreDiale
     enqueueParentsQueries: postgresEnqueueParentsQueries,
     commitPageWork: (work) => pageWorkTransaction(db, work),
     runsPageWorkInOrder: false,
+    readsLocally: false,
     loadIdSet: (trx, values) => loadPostgresIdSet(trx, values),
     history: postgresHistory,
-    partitionRuns: postgresPartitionRuns,
+    partitionRuns: { create: postgresPartitionRuns, drop: postgresDropPartitionRuns },
   };
 }

@@ -7,7 +7,7 @@ import { sqliteHistory } from './sqlite-history.js';
 import { loadSqliteIdSet } from './sqlite-id-set.js';
 import { createSqliteKysely } from './sqlite-kysely.js';
 import type { Statement } from './sqlite-messages.js';
-import { sqlitePartitionRuns } from './sqlite-partition-runs.js';
+import { sqliteDropPartitionRuns, sqlitePartitionRuns } from './sqlite-partition-runs.js';
 import { isDefaultDataDirectory } from './sqlite-path-problem.js';
 import { startSqliteThread } from './sqlite-thread.js';
 import { sqliteTypes } from './sqlite-types.js';
@@ -59,9 +59,10 @@ export function openSqliteDialect(options: SqliteDialectOptions): StoreDialect {
       return reply!;
     },
     runsPageWorkInOrder: true,
+    readsLocally: true,
     loadIdSet: (_trx, values) => loadSqliteIdSet(thread, values),
     history: sqliteHistory,
-    partitionRuns: sqlitePartitionRuns,
+    partitionRuns: { create: sqlitePartitionRuns, drop: sqliteDropPartitionRuns },
   };
 }
 
