@@ -56,16 +56,8 @@ export async function recordEndedRun(
     partition: run.partition,
     trigger: run.trigger,
     started_at: run.startedAt,
-    finished_at: (input.now ?? new Date()).toISOString(),
-    result: input.result,
-    error: input.error === null || input.error === undefined ? null : storableText(input.error),
-    pages: input.pages,
-    inserted: input.inserted,
-    updated: input.updated,
-    deleted: input.deleted,
-    drift: input.drift,
-    held_deletes: input.held,
     rejected: 0,
+    ...runEndValues(input),
   };
   const [row] = (await endedRun(db, values)).rows;
   return Number(row!.id);
@@ -80,9 +72,20 @@ export async function finishRun(
   runId: number,
   input: FinishRunInput,
 ): Promise<void> {
-  await runUpdate(db, {
-    id: runId,
-    finishedAt: (input.now ?? new Date()).toISOString(),
+  await runUpdate(db, { id: runId, ...runEndValues(input) });
+}
+
+const runUpdate = statementOnce((db, run: { id: number } & RunEndValues) => {
+  const { id, ...end } = run;
+  return db.updateTable('sync_runs').set(end).where('id', '=', id);
+});
+
+type RunEndValues = ReturnType<typeof runEndValues>;
+
+/** The columns of a run's row that its end sets (an update of its row, or the row written whole). */
+function runEndValues(input: FinishRunInput) {
+  return {
+    finished_at: (input.now ?? new Date()).toISOString(),
     result: input.result,
     error: input.error === null || input.error === undefined ? null : storableText(input.error),
     pages: input.pages,
@@ -90,41 +93,9 @@ export async function finishRun(
     updated: input.updated,
     deleted: input.deleted,
     drift: input.drift,
-    held: input.held,
-  });
+    held_deletes: input.held,
+  };
 }
-
-const runUpdate = statementOnce(
-  (
-    db,
-    run: {
-      id: number;
-      finishedAt: string;
-      result: string;
-      error: string | null;
-      pages: number;
-      inserted: number;
-      updated: number;
-      deleted: number;
-      drift: number;
-      held: number;
-    },
-  ) =>
-    db
-      .updateTable('sync_runs')
-      .set({
-        finished_at: run.finishedAt,
-        result: run.result,
-        error: run.error,
-        pages: run.pages,
-        inserted: run.inserted,
-        updated: run.updated,
-        deleted: run.deleted,
-        drift: run.drift,
-        held_deletes: run.held,
-      })
-      .where('id', '=', run.id),
-);
 
 export async function listRuns(db: Kysely<StoreDatabase>, filter: RunFilter = {}): Promise<SyncRun[]> {
   const rows = await db
