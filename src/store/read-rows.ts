@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type AliasedRawBuilder, sql } from 'kysely';
 import { type StoreContext, scopeValue, streamDb } from './store-context.js';
 import type { DeleteReason, RowFilter, StoredRow } from './store-types.js';
 import { recordFromData } from './stored-record.js';
@@ -76,7 +76,7 @@ export async function* liveIds(
   stream: string,
   options: LiveBatchOptions = {},
 ): AsyncIterable<string[]> {
-  for await (const batch of liveBatches(context, stream, options, false)) yield batch.map((row) => row.id);
+  for await (const batch of liveBatches(context, stream, options)) yield batch.map((row) => row.id);
 }
 
 /**
@@ -91,7 +91,7 @@ export async function referencedIds(
 ): Promise<string[]> {
   const table = context.table(stream);
   const scope = scopeValue(table, options.scope);
-  const { valuesAt } = context.dialect.types;
+  const { valuesAt, onlyMember, decodeJson } = context.dialect.types;
   const ids = new Set<string>();
   if (valuesAt) {
     const rows = await filtered(context, table, { live: true, ...(scope === null ? {} : { scope }) })
@@ -105,35 +105,36 @@ export async function referencedIds(
     for (const row of rows) ids.add(row.value);
   } else {
     const read = valuesAtPath(options.path);
-    for await (const rows of liveBatches(context, stream, scope === null ? {} : { scope }, true))
-      for (const row of rows) for (const id of read(row.data)) ids.add(id);
+    const first = options.path.split('.')[0]!;
+    const data = onlyMember ? onlyMember(sql.ref(`${table.name}.data`), first).as('data') : 'data';
+    for await (const rows of liveBatches(context, stream, scope === null ? {} : { scope }, data))
+      for (const row of rows) for (const id of read(recordFromData(decodeJson(row.data)))) ids.add(id);
   }
   return [...ids].sort();
 }
 
+/** Live rows in key order, by keyset pages of `batchSize`: their id, and `data` as selected. */
 async function* liveBatches(
   context: StoreContext,
   stream: string,
   options: LiveBatchOptions,
-  withData: boolean,
-): AsyncIterable<Array<{ id: string; data: unknown }>> {
+  data?: 'data' | AliasedRawBuilder<unknown, 'data'>,
+): AsyncIterable<Array<{ id: string; data?: unknown }>> {
   const table = context.table(stream);
   const scope = scopeValue(table, options.scope);
   const size = options.batchSize ?? 10_000;
-  const { decodeJson } = context.dialect.types;
   let after = options.after;
   for (;;) {
-    const rows = await filtered(context, table, { live: true, ...(scope === null ? {} : { scope }) })
-      .select(withData ? ['id', 'data'] : ['id'])
+    const rows: Array<{ id: string; data?: unknown }> = await filtered(context, table, {
+      live: true,
+      ...(scope === null ? {} : { scope }),
+    })
+      .select(data ? ['id', data] : ['id'])
       .$if(after !== undefined, (q) => q.where('id', '>', after!))
       .orderBy('id')
       .limit(size)
       .execute();
-    if (rows.length > 0)
-      yield rows.map((row) => ({
-        id: row.id,
-        data: withData ? recordFromData(decodeJson(row.data)) : undefined,
-      }));
+    if (rows.length > 0) yield rows;
     if (rows.length < size) return;
     after = rows[rows.length - 1]!.id;
   }

@@ -20,7 +20,7 @@ export function statementOnce<V extends object, R>(
 export function compiledOnce<V extends object, R>(
   build: (db: Kysely<StoreDatabase>, values: V) => Compilable<R>,
 ): (db: Kysely<StoreDatabase>, values: V, shape?: string) => CompiledQuery<R> {
-  const templates = new WeakMap<Kysely<StoreDatabase>, Map<string, Template<R>>>();
+  const templates = new WeakMap<Kysely<StoreDatabase>, Map<string, Template>>();
   return (db, values, shape = '') => {
     let ofDb = templates.get(db);
     if (!ofDb) {
@@ -36,8 +36,10 @@ export function compiledOnce<V extends object, R>(
   };
 }
 
-interface Template<R> {
-  readonly query: CompiledQuery<R>;
+/** A compiled statement's text and parameters, not its syntax tree (kept per database: ~40 KB a store). */
+interface Template {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
   /** For each parameter, the name of the value it takes, or undefined for a constant of the statement. */
   readonly slots: ReadonlyArray<string | undefined>;
 }
@@ -48,7 +50,7 @@ function compileTemplate<V, R>(
   build: (db: Kysely<StoreDatabase>, values: V) => Compilable<R>,
   db: Kysely<StoreDatabase>,
   names: readonly string[],
-): Template<R> {
+): Template {
   const standIns = Object.fromEntries(names.map((name) => [name, `${standInPrefix}${name}`])) as V;
   const query = build(db, standIns).compile();
   const slots = query.parameters.map((parameter) =>
@@ -60,15 +62,15 @@ function compileTemplate<V, R>(
   const unbound = names.filter((name) => !bound.has(name));
   if (query.sql.includes(standInPrefix) || unbound.length > 0)
     throw new Error(`statementOnce: ${unbound.join(', ') || 'a value'} is not passed on as a parameter`);
-  return { query, slots };
+  return { sql: query.sql, parameters: query.parameters, slots };
 }
 
-function bind<R>(template: Template<R>, values: Record<string, unknown>): CompiledQuery<R> {
-  const { query, slots } = template;
-  const parameters = query.parameters.map((constant, i) => {
+function bind<R>(template: Template, values: Record<string, unknown>): CompiledQuery<R> {
+  const { slots } = template;
+  const parameters = template.parameters.map((constant, i) => {
     const name = slots[i];
     return name === undefined ? constant : values[name];
   });
   // A query of its own (a new id): a plugin may keep what it learns per query.
-  return CompiledQuery.raw(query.sql, parameters) as CompiledQuery<R>;
+  return CompiledQuery.raw(template.sql, parameters) as CompiledQuery<R>;
 }

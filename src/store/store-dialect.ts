@@ -125,6 +125,12 @@ export interface SqlTypes {
    * @default undefined (the records are read and the values found here)
    */
   readonly valuesAt?: ((json: Expression<unknown>, path: string) => RawBuilder<unknown>) | undefined;
+  /**
+   * Where `valuesAt` is not: a JSON object column with only its member `key` (a record stored as
+   * its text, `storedData`, whole), so a read of the values at a path sends back the member the
+   * path starts with (a task's `goods`), not the whole records. @default undefined (read whole)
+   */
+  readonly onlyMember?: ((json: Expression<unknown>, key: string) => RawBuilder<unknown>) | undefined;
 }
 
 /**

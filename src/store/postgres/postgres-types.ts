@@ -23,4 +23,6 @@ export const postgresTypes: SqlTypes = {
   encode: (value) => value,
   decodeJson: (value) => value ?? null,
   jsonTexts: (json) => sql`(select jsonb_array_elements_text(${json}::jsonb))`,
+  onlyMember: (json, key) =>
+    sql`case when jsonb_typeof(${json}) = 'object' then jsonb_build_object(${key}::text, ${json} -> ${key}::text) else ${json} end`,
 };

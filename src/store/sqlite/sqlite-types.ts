@@ -25,6 +25,8 @@ export const sqliteTypes: SqlTypes = {
   encode: (value) => (typeof value === 'boolean' ? Number(value) : value),
   decodeJson: (value) => (typeof value === 'string' ? JSON.parse(value) : null),
   jsonTexts: (json) => sql`(select value from json_each(${json}))`,
-  // A function of the connection (sqlite-operations.ts): the records are parsed on the thread.
-  valuesAt: (json, path) => sql`${sql.raw(valuesAtFunction)}(${json}, ${path})`,
+  // A function of the connection (sqlite-operations.ts): the records are parsed on the thread. A
+  // record held as its JSON text (`storedData`) is given as that text.
+  valuesAt: (json, path) =>
+    sql`${sql.raw(valuesAtFunction)}(case when ${json} like '"%' then json_extract(${json}, '$') else ${json} end, ${path})`,
 };
