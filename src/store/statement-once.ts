@@ -1,5 +1,6 @@
 import { type Compilable, CompiledQuery, type Kysely, type QueryResult } from 'kysely';
 import type { StoreDatabase } from './database.js';
+import { sharedText } from './shared-text.js';
 
 /**
  * A statement Kysely builds and compiles once per database, then runs with each call's values.
@@ -62,7 +63,7 @@ function compileTemplate<V, R>(
   const unbound = names.filter((name) => !bound.has(name));
   if (query.sql.includes(standInPrefix) || unbound.length > 0)
     throw new Error(`statementOnce: ${unbound.join(', ') || 'a value'} is not passed on as a parameter`);
-  return { sql: query.sql, parameters: query.parameters, slots };
+  return { sql: sharedText(query.sql), parameters: query.parameters, slots };
 }
 
 function bind<R>(template: Template, values: Record<string, unknown>): CompiledQuery<R> {

@@ -77,5 +77,21 @@ export function compileWalker(root: PathNode, width: number, parts: WalkerParts)
     `return function walkRecord(record, observations) { const values = [${Array(width).fill('null').join(',')}]; ` +
       'level0(record, values, observations); return values; };',
   ].join('\n');
-  return new Function('parts', 'levels', 'converters', source)(parts, levels, converters) as RecordWalker;
+  return walkerFactory(source)(parts, levels, converters);
+}
+
+type WalkerFactory = (parts: WalkerParts, levels: unknown[], converters: ColumnConverter[]) => RecordWalker;
+
+/** The walkers compiled in this process, by source: a table of another connection of the same columns reuses its bytecode. */
+const factories = new Map<string, WalkerFactory>();
+const maxFactories = 1000;
+
+function walkerFactory(source: string): WalkerFactory {
+  let factory = factories.get(source);
+  if (!factory) {
+    factory = new Function('parts', 'levels', 'converters', source) as WalkerFactory;
+    if (factories.size >= maxFactories) factories.delete(factories.keys().next().value!);
+    factories.set(source, factory);
+  }
+  return factory;
 }

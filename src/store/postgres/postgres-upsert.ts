@@ -1,4 +1,5 @@
 import { CompiledQuery } from 'kysely';
+import { sharedText } from '../shared-text.js';
 import type { PageUpsert } from '../store-dialect.js';
 import { rowsJson } from '../stored-record.js';
 import type { StreamTable } from '../stream-tables.js';
@@ -14,7 +15,7 @@ import { postgresTypes } from './postgres-types.js';
  * pays for that join, and an idle cycle's page is one round trip, not two).
  */
 export function createPostgresPageUpsert(table: StreamTable): PageUpsert {
-  const text = upsertSql(table);
+  const text = sharedText(upsertSql(table));
   const names = table.columns.map((column) => column.name);
   const scopeColumn = table.scopeColumn;
   return (page) => {
