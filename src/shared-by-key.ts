@@ -8,8 +8,8 @@ export interface SharedReference<T> {
 
 /**
  * Values a process makes once per key and shares among their users (the PostgreSQL pool of a
- * database, the HTTP pool of an origin, in a worker of many connections), ended by the last
- * user's release. A key taken again after that gets a new value, never one that is ending.
+ * database, in a worker of many connections), ended by the last user's release. A key taken again
+ * after that gets a new value, never one that is ending.
  */
 export function sharedByKey<T>(
   end: (value: T) => Promise<void>,

@@ -2,7 +2,6 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import { linkSignals } from '../linked-signals.js';
-import { sharedByKey } from '../shared-by-key.js';
 import {
   AuthError,
   HttpStatusError,
@@ -48,29 +47,13 @@ export interface HttpTransport {
   close(): Promise<void>;
 }
 
-const sharedPools = sharedByKey((pool: Pool) => pool.close());
-
-/**
- * The process's keep-alive Pool of the origin, shared by its clients of the same timeouts (a
- * worker of many connections to one TMS host holds one, not one per connection). It sets no limit
- * of its own on sockets: each client's concurrency limit (at most its `connections`) bounds its
- * requests in flight, so the sockets stay within the sum of the clients' `connections`.
- */
-function takeOriginPool(options: ResolvedClientOptions) {
-  const { connectMs, headersMs, bodyMs } = options.timeouts;
-  return sharedPools(
-    `${options.origin} ${connectMs} ${headersMs} ${bodyMs}`,
-    () =>
-      new Pool(options.origin, {
-        connect: { timeout: connectMs },
-        headersTimeout: headersMs,
-        bodyTimeout: bodyMs,
-      }),
-  );
-}
-
 export function createHttpTransport(options: ResolvedClientOptions): HttpTransport {
-  const { value: pool, release } = takeOriginPool(options);
+  const pool = new Pool(options.origin, {
+    connections: options.connections,
+    connect: { timeout: options.timeouts.connectMs },
+    headersTimeout: options.timeouts.headersMs,
+    bodyTimeout: options.timeouts.bodyMs,
+  });
 
   async function open(request: HttpRequest): Promise<HttpResponse<Readable>> {
     const started = performance.now();
@@ -151,7 +134,7 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
         (request) => open(request),
         (response) => response.body,
       ),
-    close: release,
+    close: () => pool.close(),
   };
 }
 
