@@ -4,11 +4,7 @@
  * thousands deep cannot overflow the stack. Imports nothing, so the SQLite thread runs it too.
  */
 export function valuesAtPath(path: string): (record: unknown) => string[] {
-  return valuesAtSteps(path.split('.'));
-}
-
-/** `valuesAtPath` of a path given as its steps (none: the value itself, arrays stepped through). */
-export function valuesAtSteps(steps: readonly string[]): (record: unknown) => string[] {
+  const steps = path.split('.');
   return (record) => {
     const out: string[] = [];
     const pending: Array<[value: unknown, step: number]> = [[record, 0]];

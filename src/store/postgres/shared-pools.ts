@@ -1,6 +1,5 @@
 import pg from 'pg';
 import type { Logger } from '../../logger.js';
-import { sharedByKey } from '../../shared-by-key.js';
 
 const int8 = 20;
 const date = 1082;
@@ -39,7 +38,12 @@ export interface SharedPoolReference {
   release(): Promise<void>;
 }
 
-const sharedPools = sharedByKey((shared: SharedPool) => shared.pool.end());
+interface Entry {
+  readonly shared: SharedPool;
+  users: number;
+}
+
+const pools = new Map<string, Entry>();
 
 /**
  * Takes a reference to the process's pool of the database, made at the first: however many
@@ -50,18 +54,32 @@ const sharedPools = sharedByKey((shared: SharedPool) => shared.pool.end());
  * the store retries, and the pool drops the client).
  */
 export function takeSharedPool(options: SharedPoolOptions): SharedPoolReference {
-  const {
-    value: shared,
-    fresh,
-    release,
-  } = sharedPools(options.connectionString, () => createSharedPool(options.connectionString));
-  const { pool } = shared;
-  pool.options.max = fresh ? options.poolSize : Math.max(pool.options.max, options.poolSize);
-  return { shared, release };
+  let entry = pools.get(options.connectionString);
+  if (!entry) {
+    entry = { shared: createSharedPool(options), users: 0 };
+    pools.set(options.connectionString, entry);
+  }
+  entry.users += 1;
+  const { pool } = entry.shared;
+  pool.options.max = Math.max(pool.options.max, options.poolSize);
+  let released = false;
+  const taken = entry;
+  return {
+    shared: taken.shared,
+    async release() {
+      if (released) return;
+      released = true;
+      taken.users -= 1;
+      if (taken.users > 0) return;
+      // Out of the map before it ends: a store opened meanwhile makes a new pool, not one ending.
+      pools.delete(options.connectionString);
+      await pool.end();
+    },
+  };
 }
 
-function createSharedPool(connectionString: string): SharedPool {
-  const pool = new pg.Pool({ connectionString, types });
+function createSharedPool(options: SharedPoolOptions): SharedPool {
+  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.poolSize, types });
   const loggerOf = new WeakMap<pg.PoolClient, Logger | undefined>();
   const logError = (error: Error, client: pg.PoolClient) =>
     loggerOf.get(client)?.warn({ err: error }, 'store: PostgreSQL connection failed');
