@@ -64,6 +64,8 @@ export interface SyncProcessorOptions {
 export function createSyncProcessor(options: SyncProcessorOptions): Processor<QueueJobData> {
   const { queue, budget } = options;
   const settings = options.settings.worker;
+  // Whether this connection has asked for a slot in the process yet: its first run goes ahead (run-slots.ts).
+  let askedBefore = false;
   return async (queued: QueueJob, token, signal) => {
     if (queued.name === jobNames.request) {
       const request = queued.data as RunRequestData;
@@ -98,7 +100,9 @@ export function createSyncProcessor(options: SyncProcessorOptions): Processor<Qu
     // Linked, not AbortSignal.any: the worker's stop signal outlives every job (linked-signals.ts).
     const stop = linkSignals(options.stopping, signal);
     try {
-      const slot = options.slots ? await options.slots.take(stop.signal) : () => {};
+      const first = !askedBefore;
+      askedBefore = true;
+      const slot = options.slots ? await options.slots.take(stop.signal, first) : () => {};
       if (!slot) return putBack(ctx);
       try {
         return await lockAndRun(options, ctx, stop.signal, log);

@@ -132,7 +132,7 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
     const added = shuffled([...active].filter(([name]) => !running.has(name)));
     // A few at once: each opens (and may migrate) its store.
     await pMap(added, ([name, shape]) => startOne(name, wanted, shape), { concurrency: startsInFlight });
-    await keepViews?.(wanted, gone.length + added.length > 0);
+    keepViews?.keep(wanted, gone.length + added.length > 0);
   };
 
   await refresh(true);
@@ -172,6 +172,7 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
       clearInterval(timer);
       await news?.stop();
       await passing;
+      await keepViews?.settled();
       const workers = [...running.values()].map((entry) => entry.worker);
       running.clear();
       const graceful = await Promise.all(workers.map((worker) => worker.stop(timeoutMs)));

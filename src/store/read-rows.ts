@@ -93,7 +93,11 @@ export async function referencedIds(
   const scope = scopeValue(table, options.scope);
   const { valuesAt, onlyMember, decodeJson } = context.dialect.types;
   const ids = new Set<string>();
-  if (valuesAt) {
+  if (options.path === table.keyField) {
+    // Every stored row's id is the key field's value, as `valuesAtPath` reads it: no record parsed.
+    for await (const rows of liveBatches(context, stream, scope === null ? {} : { scope }))
+      for (const row of rows) ids.add(row.id);
+  } else if (valuesAt) {
     const rows = await filtered(context, table, { live: true, ...(scope === null ? {} : { scope }) })
       .innerJoin(
         sql`json_each(${valuesAt(sql.ref(`${table.name}.data`), options.path)})`.as('found'),

@@ -23,6 +23,11 @@ export interface StreamTable {
   readonly version: number;
   /** Record fields with columns of their own (the key field, the sequence field): never inferred. */
   readonly excluded: readonly (readonly string[])[];
+  /**
+   * The record field whose value is every row's `id` (`key: { field }`, one step, no position
+   * fallback); null when a row's id may come from elsewhere.
+   */
+  readonly keyField: string | null;
   /** The stream a child stream's scopes are parents of; null for other streams. */
   readonly parent: string | null;
   /** The child streams refreshed per changed record of this one. */
@@ -98,6 +103,10 @@ export function streamTables(
     });
     const columns = withCentsColumns(specColumns, reserved);
     const keyPath = 'field' in definition.key ? [definition.key.field.split('.')] : [];
+    const keyField =
+      'field' in definition.key && !definition.key.orPosition && !definition.key.field.includes('.')
+        ? definition.key.field
+        : null;
     const parent = definition.strategy === 'child' ? definition.parent : null;
     const children = Object.entries(catalogue)
       .filter(([, other]) => other.strategy === 'child' && other.parent === name)
@@ -110,6 +119,7 @@ export function streamTables(
         columns,
         version: 0,
         excluded: [...keyPath, [sequenceField]],
+        keyField,
         parent,
         children,
         history: null,

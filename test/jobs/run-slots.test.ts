@@ -37,4 +37,33 @@ describe('run slots of one process', () => {
     held();
     expect(typeof (await next)).toBe('function');
   });
+
+  it("gives a connection's first run the next free slot before the runs already waiting", async () => {
+    const slots = createRunSlots(1);
+    const never = new AbortController().signal;
+    const held = (await slots.take(never))!;
+    const order: string[] = [];
+    // Each run ends as soon as it has its slot, handing it to the next.
+    const waiter = (name: string, first = false) =>
+      slots.take(never, first).then((release) => {
+        order.push(name);
+        release!();
+      });
+    const waiting = [waiter('a'), waiter('b'), waiter('new', true), waiter('c'), waiter('newer', true)];
+    held();
+    await Promise.all(waiting);
+    expect(order).toEqual(['new', 'newer', 'a', 'b', 'c']);
+  });
+
+  it('leaves the turn of a first run whose signal aborts to the next', async () => {
+    const slots = createRunSlots(1);
+    const held = (await slots.take(new AbortController().signal))!;
+    const stopping = new AbortController();
+    const abandoned = slots.take(stopping.signal, true);
+    const next = slots.take(new AbortController().signal);
+    stopping.abort();
+    expect(await abandoned).toBeUndefined();
+    held();
+    expect(typeof (await next)).toBe('function');
+  });
 });

@@ -45,6 +45,23 @@ describeOnEachDialect('the ids a stream references', (fixture) => {
     expect(await run.referencedIds('tasks', 'goods.id', 'op1')).toEqual(['7', 'g0', 'g1', 'g2', 'g9']);
     expect(await run.referencedIds('tasks', 'order.id', 'op1')).toEqual(['o1']);
     expect(await run.referencedIds('tasks', 'id', 'op2')).toEqual(['t5']);
+    // The key field: read from the rows' ids, the record held as text among them.
+    expect(await run.referencedIds('tasks', 'id', 'op1')).toEqual(['t1', 't2', 't3', 't6']);
+  });
+
+  it('at the key field are what valuesAtPath finds, the ids of any spelling', async () => {
+    const id = fc.oneof(fc.string({ minLength: 1, maxLength: 4 }), fc.integer({ min: 0, max: 1e9 }));
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(id, { minLength: 1, maxLength: 6, selector: String }), async (ids) => {
+        const records = ids.map((value) => ({ ...task('x'), id: value }));
+        const scope = `k${Math.random().toString(36).slice(2)}`;
+        await write(scope, keyed(records));
+        const read = valuesAtPath('id');
+        const expected = [...new Set(records.flatMap((record) => read(record)))].sort();
+        expect(await (await reader()).referencedIds('tasks', 'id', scope)).toEqual(expected);
+      }),
+      { numRuns: 30 },
+    );
   });
 
   it('are what valuesAtPath finds in the records, whatever their shape', async () => {
