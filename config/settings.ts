@@ -24,7 +24,10 @@ export interface SyncSettings {
   readonly windowLookbackDays: number;
   /**
    * Partitions `sync` runs at once, each after the streams it reads from (the worker runs one per
-   * job, WORKER_CONCURRENCY at once). The TMS's own limits still bound the requests. @default 4
+   * job, WORKER_CONCURRENCY at once). The TMS's own limits still bound the requests. As many as
+   * TMS_MAX_CONCURRENCY's default: most partitions of a steady cycle send one request at a time, so
+   * fewer would leave the allowed requests in flight unused (at 500 operators 4 took 1.13x the
+   * time of 16). @default 16
    */
   readonly partitionConcurrency: number;
   /**
@@ -134,7 +137,7 @@ export const defaultSettings: Settings = Object.freeze({
     guardMinScopes: 10,
     windowOverlapSeconds: 3600,
     windowLookbackDays: 30,
-    partitionConcurrency: 4,
+    partitionConcurrency: 16,
     maxRunPages: 100_000,
     maxRunSeconds: 43_200,
   }),
