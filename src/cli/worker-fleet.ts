@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import pMap from 'p-map';
 import { connectionNames, resolveConnection } from '../../config/resolve-connection.js';
 import type { Settings } from '../../config/settings.js';
 import { followConnectionNews } from '../../jobs/connection-news.js';
@@ -111,40 +112,9 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
       parked.set(name, reason);
     }
   };
-  // Connections being started, each on its own: a pass never waits for a start (a new connection's
-  // schema, login and schedulers take seconds, tens of them on a busy machine), so a connection
-  // added while another starts starts at once too. A few at once: each opens (and may migrate) its store.
-  const starting = new Map<string, Promise<void>>();
-  const startSlots = createRunSlots(startsInFlight);
-  const never = new AbortController().signal;
-  let latest = file;
-  // Set once the first pass's connections have started: then each start that ends remakes the
-  // views and passes again (before, the first pass makes them once, after all of its starts).
-  let afterStart: (() => void) | undefined;
-  const launch = (name: string, wanted: Settings, shape: string) => {
-    const started = startSlots
-      .take(never)
-      .then(async (release) => {
-        try {
-          if (!stopped) await startOne(name, wanted, shape);
-        } finally {
-          release?.();
-        }
-      })
-      .finally(() => {
-        starting.delete(name);
-        // One that could not start (parked) is tried again at the next pass, every `everyMs`.
-        if (stopped || !afterStart || !running.has(name)) return;
-        keepViews?.keep(latest, true);
-        // A change that came while it started (a pause, a remove) is acted on now.
-        afterStart();
-      });
-    starting.set(name, started);
-  };
   const refresh = async (first = false) => {
     const wanted = await readWanted(first);
     if (wanted === undefined) return;
-    latest = wanted;
     const active = new Map(
       connectionNames(wanted)
         .filter((name) => wanted.connections[name]?.paused !== true)
@@ -159,19 +129,18 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
     for (const name of parked.keys()) if (!active.has(name)) parked.delete(name);
     // In an order of its own per process: the workers of a fleet that start together migrate
     // different schemas at once instead of queueing on the same schema's lock.
-    const added = shuffled([...active].filter(([name]) => !running.has(name) && !starting.has(name)));
-    for (const [name, shape] of added) launch(name, wanted, shape);
-    // A worker starts serving once the connections it found at its start have started.
-    if (first) await Promise.all(starting.values());
-    keepViews?.keep(wanted, first || gone.length > 0);
+    const added = shuffled([...active].filter(([name]) => !running.has(name)));
+    // A few at once: each opens (and may migrate) its store.
+    await pMap(added, ([name, shape]) => startOne(name, wanted, shape), { concurrency: startsInFlight });
+    keepViews?.keep(wanted, gone.length + added.length > 0);
   };
 
-  let stopped = false;
   await refresh(true);
-  // One pass at a time (stopping connections may take a while). News of a change (`connections
-  // add|pause|resume|remove`) passes at once, or right after the pass in hand.
+  // One pass at a time: a pass that starts many connections may take longer than `everyMs`. News
+  // of a change (`connections add|pause|resume|remove`) passes at once, or right after the pass in hand.
   let passing: Promise<void> | undefined;
   let newsWaiting = false;
+  let stopped = false;
   const pass = (news: boolean) => {
     if (stopped) return;
     if (passing) {
@@ -190,7 +159,6 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
         }
       });
   };
-  afterStart = () => pass(true);
   const timer = setInterval(() => pass(false), everyMs);
   timer.unref();
   const news = await followConnectionNews(redis, file, () => pass(true)).catch((error: unknown) => {
@@ -204,7 +172,6 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
       clearInterval(timer);
       await news?.stop();
       await passing;
-      await Promise.all(starting.values());
       await keepViews?.settled();
       const workers = [...running.values()].map((entry) => entry.worker);
       running.clear();
