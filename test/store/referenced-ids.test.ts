@@ -29,6 +29,14 @@ describeOnEachDialect('the ids a stream references', (fixture) => {
     commitRecords(store(), 'tasks', { scope, records, deletedUpstream }, { partition: scope, now });
   /** The goods' run, which reads the ids its operator's tasks reference. */
   const reader = () => openTestRun(store(), 'goods', { dryRun: true });
+  /** The records written to a scope of their own read back at `path`: what valuesAtPath finds in them. */
+  const expectValuesAtPath = async (path: string, records: Record<string, unknown>[]) => {
+    const scope = `s${Math.random().toString(36).slice(2)}`;
+    await write(scope, keyed(records));
+    const read = valuesAtPath(path);
+    const expected = [...new Set(records.flatMap((record) => read(record)))].sort();
+    expect(await (await reader()).referencedIds('tasks', path, scope)).toEqual(expected);
+  };
 
   it('are the distinct values at the path of the live rows of the scope, sorted', async () => {
     const op1 = keyed([
@@ -53,12 +61,10 @@ describeOnEachDialect('the ids a stream references', (fixture) => {
     const id = fc.oneof(fc.string({ minLength: 1, maxLength: 4 }), fc.integer({ min: 0, max: 1e9 }));
     await fc.assert(
       fc.asyncProperty(fc.uniqueArray(id, { minLength: 1, maxLength: 6, selector: String }), async (ids) => {
-        const records = ids.map((value) => ({ ...task('x'), id: value }));
-        const scope = `k${Math.random().toString(36).slice(2)}`;
-        await write(scope, keyed(records));
-        const read = valuesAtPath('id');
-        const expected = [...new Set(records.flatMap((record) => read(record)))].sort();
-        expect(await (await reader()).referencedIds('tasks', 'id', scope)).toEqual(expected);
+        await expectValuesAtPath(
+          'id',
+          ids.map((value) => ({ ...task('x'), id: value })),
+        );
       }),
       { numRuns: 30 },
     );
@@ -67,12 +73,10 @@ describeOnEachDialect('the ids a stream references', (fixture) => {
   it('are what valuesAtPath finds in the records, whatever their shape', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(reference, { minLength: 1, maxLength: 6 }), async (goods) => {
-        const records = goods.map((value, index) => task(`t${index}`, { goods: value }));
-        const scope = `s${Math.random().toString(36).slice(2)}`;
-        await write(scope, keyed(records));
-        const read = valuesAtPath('goods.id');
-        const expected = [...new Set(records.flatMap((record) => read(record)))].sort();
-        expect(await (await reader()).referencedIds('tasks', 'goods.id', scope)).toEqual(expected);
+        await expectValuesAtPath(
+          'goods.id',
+          goods.map((value, index) => task(`t${index}`, { goods: value })),
+        );
       }),
       { numRuns: 40 },
     );
