@@ -320,9 +320,9 @@ async function besideDrills(ctx: DrillContext): Promise<BesideRow> {
   await cli('connections', 'add', 'big', '--api-token', 'env:BIG_TOKEN', '--base-url', ctx.bigUrl);
   const added = performance.now();
   ctx.log(`  big (${ctx.invoices} invoices) and gone added; waiting for their first runs`);
-  await firstRun(ctx.db, 'tms_big', sinceMs, 60_000);
+  await firstRun(ctx.db, 'tms_big', sinceMs, firstRunBoundMs);
   const addedStartSeconds = (performance.now() - added) / 1000;
-  await firstRun(ctx.db, 'tms_gone', sinceMs, 60_000);
+  await firstRun(ctx.db, 'tms_gone', sinceMs, firstRunBoundMs);
   const paused = 'a002';
   await cli('connections', 'pause', paused);
   await cli('connections', 'remove', 'gone');
@@ -352,6 +352,10 @@ async function besideDrills(ctx: DrillContext): Promise<BesideRow> {
     runsAfterRemove: await startedAfter('tms_gone'),
   };
 }
+
+// A first run later than the target (10 s) is a figure the row reports as missed, not a failure of
+// the bench: on a loaded machine it took over 60 s, and the bench stopped without its other rows.
+const firstRunBoundMs = 600_000;
 
 async function firstRun(db: pg.Client, schema: string, sinceMs: number, timeoutMs: number): Promise<void> {
   const deadline = performance.now() + timeoutMs;

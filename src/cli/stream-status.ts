@@ -100,25 +100,23 @@ export interface PartitionHealthLine {
 
 /**
  * The lag and latest run of every configured partition, for every `/metrics` scrape and readiness
- * check: two reads of `partition_runs` (a row per partition), none of the state `status` shows.
+ * check: one read of `partition_runs` (a row per partition), none of the state `status` shows.
  */
 export async function readHealth(
   store: Store,
   now: Date,
   configured: Selection,
 ): Promise<PartitionHealthLine[]> {
-  const [runs, successes] = await Promise.all([store.lastRuns(), store.lastSuccesses()]);
   const key = (item: { stream: string; partition: string }) => `${item.stream}\u0000${item.partition}`;
-  const runOf = new Map(runs.map((run) => [key(run), run]));
-  const successOf = new Map(successes.map((success) => [key(success), success.finishedAt]));
+  const healthOf = new Map((await store.partitionHealth()).map((health) => [key(health), health]));
   return configured.partitions.map((item) => {
-    const run = runOf.get(key(item));
-    const success = successOf.get(key(item));
+    const health = healthOf.get(key(item));
+    const success = health?.lastSuccessAt;
     return {
       stream: item.stream,
       partition: item.partition,
       lagSeconds: success ? Math.round((now.getTime() - success.getTime()) / 1000) : null,
-      lastRun: run ? { result: run.result, error: run.error } : null,
+      lastRun: health?.result ? { result: health.result, error: health.error } : null,
     };
   });
 }

@@ -22,7 +22,7 @@ import { StoreConnectionError } from './store-errors.js';
 import type { StoreRetryOptions } from './store-retry.js';
 import { createStreamPresence } from './stream-presence.js';
 import { type Catalogue, type StreamTable, streamTables } from './stream-tables.js';
-import { lastRuns, lastSuccesses, listRuns } from './sync-runs.js';
+import { lastRuns, lastSuccesses, listRuns, partitionHealth } from './sync-runs.js';
 import { everCommitted, listStates } from './sync-state.js';
 
 export interface OpenStoreOptions {
@@ -178,6 +178,7 @@ function createStore(
     listRuns: retried('listRuns', (filter) => listRuns(db, filter)),
     lastRuns: retried('lastRuns', () => lastRuns(db)),
     lastSuccesses: retried('lastSuccesses', () => lastSuccesses(db)),
+    partitionHealth: retried('partitionHealth', () => partitionHealth(db)),
     pendingChildWork: retried('pendingChildWork', () => pendingChildWork(db)),
     heldDeletes: retried('heldDeletes', (stream) => listHeldDeletes(db, stream)),
     describeColumns: retried('describeColumns', (stream) => describeColumns(context, stream)),

@@ -139,6 +139,16 @@ export interface RunSuccess {
   readonly finishedAt: Date;
 }
 
+/** A stream partition's latest run, as health checks read it: how it ended, and the last success. */
+export interface PartitionRunHealth {
+  readonly stream: string;
+  readonly partition: string;
+  /** Null only when the run's row was pruned by hand. */
+  readonly result: RunResult | null;
+  readonly error: string | null;
+  readonly lastSuccessAt: Date | null;
+}
+
 /** A stored stream row, decoded the same way on both dialects (for tests, `compare`, BI checks). */
 export interface StoredRow {
   readonly id: string;

@@ -6,6 +6,7 @@ import type { PartitionRun } from './partition-run.js';
 import type { ResetResult } from './reset-stream.js';
 import type {
   OpenRunInput,
+  PartitionRunHealth,
   PendingChildWork,
   RowFilter,
   RunFilter,
@@ -48,8 +49,10 @@ export interface Store {
   listRuns(filter?: RunFilter): Promise<SyncRun[]>;
   /** The latest run of every stream partition. */
   lastRuns(): Promise<SyncRun[]>;
-  /** When each stream partition last succeeded, however many runs ago (for `status` and lag metrics). */
+  /** When each stream partition last succeeded, however many runs ago (for `status`). */
   lastSuccesses(): Promise<RunSuccess[]>;
+  /** Every stream partition's latest result and error and its last success, in one read (lag metrics, readiness). */
+  partitionHealth(): Promise<PartitionRunHealth[]>;
   /** Child streams with work waiting (for `status`). */
   pendingChildWork(): Promise<PendingChildWork[]>;
   /** Scopes whose deletes the guard holds back, of one stream or all. */

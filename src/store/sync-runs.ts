@@ -1,7 +1,15 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { StoreDatabase, SyncRunsTable } from './database.js';
 import { statementOnce } from './statement-once.js';
-import type { RunCounts, RunFilter, RunResult, RunSuccess, RunTrigger, SyncRun } from './store-types.js';
+import type {
+  PartitionRunHealth,
+  RunCounts,
+  RunFilter,
+  RunResult,
+  RunSuccess,
+  RunTrigger,
+  SyncRun,
+} from './store-types.js';
 import { storableText, toStoredDate } from './stored-values.js';
 
 export interface FinishRunInput extends RunCounts {
@@ -120,6 +128,31 @@ export async function lastRuns(db: Kysely<StoreDatabase>): Promise<SyncRun[]> {
     .orderBy('sync_runs.partition')
     .execute();
   return rows.map(decodeRun);
+}
+
+/**
+ * Every stream partition's latest result and error, and its last success: what `/metrics` and the
+ * readiness check read at every scrape, one read of `partition_runs` and no whole run decoded.
+ */
+export async function partitionHealth(db: Kysely<StoreDatabase>): Promise<PartitionRunHealth[]> {
+  const rows = await db
+    .selectFrom('partition_runs')
+    .leftJoin('sync_runs', 'sync_runs.id', 'partition_runs.last_run_id')
+    .select([
+      'partition_runs.stream',
+      'partition_runs.partition',
+      'partition_runs.last_success_at',
+      'sync_runs.result',
+      'sync_runs.error',
+    ])
+    .execute();
+  return rows.map((row) => ({
+    stream: row.stream,
+    partition: row.partition,
+    result: row.result as RunResult | null,
+    error: row.error,
+    lastSuccessAt: toStoredDate(row.last_success_at),
+  }));
 }
 
 /** When each stream partition last finished a run that succeeded (partitions that never did are absent). */

@@ -148,6 +148,44 @@ describeOnEachDialect('runs and reads', (fixture) => {
     expect(await successes()).toEqual([]);
   });
 
+  it("reads every partition's latest result and error and its last success in one read, as lastRuns and lastSuccesses tell them", async () => {
+    const run = async (
+      stream: string,
+      partition: string,
+      result: 'succeeded' | 'failed',
+      minutes: number,
+    ) => {
+      const at = new Date(now.getTime() + minutes * 60_000);
+      const opened = await openTestRun(store(), stream, { partition, trigger: 'schedule', now: at });
+      await opened.finish({ result, error: result === 'failed' ? `failed at ${minutes}` : null });
+    };
+    await run('tasks', 'op1', 'succeeded', 1);
+    await run('tasks', 'op1', 'failed', 2);
+    await run('tasks', 'op2', 'failed', 3);
+    await run('rides', 'op1', 'succeeded', 4);
+    const running = await openTestRun(store(), 'invoices', { trigger: 'manual', now: later });
+    await running.commitPage({ records: keyed([invoice('a', 1)]), state: { strategyState: null } });
+    await running.flush();
+    const [runs, successes] = await Promise.all([store().lastRuns(), store().lastSuccesses()]);
+    const successOf = new Map(successes.map((s) => [`${s.stream}/${s.partition}`, s.finishedAt]));
+    const expected = runs.map((r) => ({
+      stream: r.stream,
+      partition: r.partition,
+      result: r.result,
+      error: r.error,
+      lastSuccessAt: successOf.get(`${r.stream}/${r.partition}`) ?? null,
+    }));
+    const byKey = (a: { stream: string; partition: string }, b: { stream: string; partition: string }) =>
+      `${a.stream}/${a.partition}`.localeCompare(`${b.stream}/${b.partition}`);
+    expect([...(await store().partitionHealth())].sort(byKey)).toEqual([...expected].sort(byKey));
+    expect(expected.map((h) => [h.stream, h.partition, h.result, h.error])).toEqual([
+      ['invoices', '', 'running', null],
+      ['rides', 'op1', 'succeeded', null],
+      ['tasks', 'op1', 'failed', 'failed at 2'],
+      ['tasks', 'op2', 'failed', 'failed at 3'],
+    ]);
+  });
+
   it('counts rows, live and deleted', async () => {
     await commitRecords(store(), 'invoices', { records: keyed([invoice('a', 1), invoice('b', 2)]) });
     await commitRecords(store(), 'invoices', { records: keyed([invoice('c', 3)]), deletedUpstream: true });
