@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
 import { linkSignals } from '../linked-signals.js';
 import {
   AuthError,
@@ -48,15 +48,24 @@ export interface HttpTransport {
 }
 
 export function createHttpTransport(options: ResolvedClientOptions): HttpTransport {
-  const pool = new Pool(options.origin, {
-    connections: options.connections,
-    connect: { timeout: options.timeouts.connectMs },
-    headersTimeout: options.timeouts.headersMs,
-    bodyTimeout: options.timeouts.bodyMs,
-  });
+  // undici is loaded here, not where this module is: the commands that only read the store
+  // (`status`, `runs`) share this module's chunk and never send a request, and evaluating undici
+  // was a tenth of `status`'s start. Loading starts now, beside the store's opening.
+  const opening = import('undici').then(
+    ({ Pool }) =>
+      new Pool(options.origin, {
+        connections: options.connections,
+        connect: { timeout: options.timeouts.connectMs },
+        headersTimeout: options.timeouts.headersMs,
+        bodyTimeout: options.timeouts.bodyMs,
+      }),
+  );
+  opening.catch(() => undefined);
+  let opened: Pool | undefined;
 
   async function open(request: HttpRequest): Promise<HttpResponse<Readable>> {
     const started = performance.now();
+    const pool = opened ?? (opened = await opening);
     const response = await pool.request({
       method: request.method,
       path: `${options.basePath}${request.path}${request.query ? `?${request.query}` : ''}`,
@@ -134,7 +143,7 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
         (request) => open(request),
         (response) => response.body,
       ),
-    close: () => pool.close(),
+    close: async () => (await opening).close(),
   };
 }
 

@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 const root = join(import.meta.dirname, '..', '..');
 const bin = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).bin['tms-sync'] as string;
 
-const run = (args: string[], nodeFlags: string[] = []) =>
-  execFileSync(process.execPath, [...nodeFlags, join(root, bin), ...args], { encoding: 'utf8' });
+const run = (args: string[], nodeFlags: string[] = [], env: NodeJS.ProcessEnv = process.env) =>
+  execFileSync(process.execPath, [...nodeFlags, join(root, bin), ...args], { encoding: 'utf8', env });
 
 describe("the package's command", () => {
   it('is the build in dist/, and runs as it is: nothing built or cached when it starts', () => {
@@ -47,9 +47,9 @@ export async function resolve(specifier, context, next) {
         register,
         `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
       );
-      const imported = (args: string[]) => {
+      const imported = (args: string[], env?: NodeJS.ProcessEnv) => {
         writeFileSync(log, '');
-        run(args, ['--import', register, '--require', required]);
+        run(args, ['--import', register, '--require', required], env);
         return new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean));
       };
       const workerOnly = [
@@ -64,8 +64,18 @@ export async function resolve(specifier, context, next) {
       const sync = imported(['sync', '--help']);
       expect(workerOnly.filter((name) => sync.has(name))).toEqual([]);
       expect(sync.has('pg')).toBe(false);
-      // The HTTP client is loaded as installed, through its index (an `npm update` reaches it).
-      expect(sync.has('undici')).toBe(true);
+      // The HTTP client is loaded as installed (an `npm update` reaches it), and only once a
+      // client is made: a command that never sends a request never evaluates it.
+      expect(sync.has('undici')).toBe(false);
+      const { REDIS_URL: _redis, ...env } = process.env;
+      const status = imported(['status'], {
+        ...env,
+        STORE_URL: `sqlite:${join(work, 'store.sqlite')}`,
+        TMS_BASE_URL: 'http://127.0.0.1:9',
+        TMS_API_TOKEN: 'unused',
+      });
+      expect(status.has('better-sqlite3')).toBe(true);
+      expect(status.has('undici')).toBe(false);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
