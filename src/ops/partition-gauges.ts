@@ -13,7 +13,7 @@ type PartitionLabels = 'stream' | 'partition';
 /**
  * A gauge whose series are the configured partitions, made at each scrape from one read: one series
  * per partition, so at 2,000 operators (20,000 partitions, three gauges) setting each through the
- * gauge's label index cost a third of the scrape (docs/performance-history.md, "Scrapes").
+ * gauge's label index cost a third of the scrape (docs/performance-history.md, "2026-11-27 (scrapes)").
  */
 class PartitionGauge extends Gauge<PartitionLabels> {
   readonly #series: () => Promise<Array<{ value: number; labels: Record<PartitionLabels, string> }>>;
