@@ -65,8 +65,8 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
 
   async function open(request: HttpRequest): Promise<HttpResponse<Readable>> {
     const started = performance.now();
-    const pool = opened ?? (opened = await opening);
-    const response = await pool.request({
+    opened ??= await opening;
+    const response = await opened.request({
       method: request.method,
       path: `${options.basePath}${request.path}${request.query ? `?${request.query}` : ''}`,
       headers: request.headers,
