@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -78,6 +79,9 @@ export async function startSyncWorker(options: SyncWorkerOptions): Promise<SyncW
       'job schedulers in place',
     );
   const stopping = new AbortController();
+  // Every job in flight listens to it (WORKER_CONCURRENCY, 16 by default): not the leak Node's
+  // warning at 11 listeners suspects.
+  setMaxListeners(0, stopping.signal);
   const processor = createSyncProcessor({
     ...options,
     budget: options.budget ?? createLocalBudget(0),

@@ -1,5 +1,3 @@
-import { setMaxListeners } from 'node:events';
-
 /**
  * Why not AbortSignal.any: on Node 20 it keeps a weak reference to every signal it makes in each
  * of its sources, for as long as the source lives, even after the made signal is collected
@@ -16,19 +14,6 @@ export interface LinkedSignal {
 }
 
 const unlinked = () => undefined;
-
-/**
- * Sources whose listener limit is lifted: a worker's stop signal is a source of each of its
- * jobs, 16 at once by default, and Node warns of a leak past 10 listeners. Links never leak:
- * each work's `unlink` removes its listener.
- */
-const lifted = new WeakSet<AbortSignal>();
-
-function lift(source: AbortSignal): void {
-  if (lifted.has(source)) return;
-  lifted.add(source);
-  setMaxListeners(0, source);
-}
 
 /**
  * Links a signal to `sources`, for one piece of work that calls `unlink` when it ends (a request,
@@ -51,9 +36,6 @@ export function linkSignals(...sources: Array<AbortSignal | undefined>): LinkedS
     unlink();
     abort(this.reason);
   }
-  for (const source of present) {
-    lift(source);
-    source.addEventListener('abort', onAbort, { once: true });
-  }
+  for (const source of present) source.addEventListener('abort', onAbort, { once: true });
   return { signal: controller.signal, abort, unlink };
 }

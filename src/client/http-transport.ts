@@ -143,7 +143,8 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
         (request) => open(request),
         (response) => response.body,
       ),
-    close: async () => (await opening).close(),
+    // A pool never made (undici failed to load: the requests said so) has nothing to close.
+    close: async () => (await opening.catch(() => undefined))?.close(),
   };
 }
 
