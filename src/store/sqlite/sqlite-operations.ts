@@ -159,10 +159,12 @@ export function sqliteOperations(db: BetterSqlite3.Database): SqliteOperations {
         if (prepared(growth.claim.sql).get(growth.claim.params) === undefined) return refuse('schema');
         for (const { sql, params } of growth.statements) prepared(sql).run(params);
       }
+      // First: the write lock is held from BEGIN IMMEDIATE, and a version that went back (a growth
+      // rolled back) means columns the upsert names are missing.
+      if (check && prepared(check.sql).get(check.params) === undefined) return refuse('schema');
       for (const { sql, params } of before) prepared(sql).run(params);
       const counts = upsert(work);
       for (const { sql, params } of statements) prepared(sql).run(params);
-      if (check && prepared(check.sql).get(check.params) === undefined) return refuse('schema');
       const transitionRow = transition ? prepared(transition.sql).get(transition.params) : undefined;
       if (transition !== undefined && transitionRow === undefined) return refuse('state');
       db.exec(rollback ? 'ROLLBACK' : 'COMMIT');
