@@ -160,7 +160,10 @@ describeOnEachDialect('typed columns of a page', (fixture) => {
       store(),
       'trailers',
       async (real) => {
-        const dryPage = dry.commitPage({ state: { strategyState: null }, records: keyed([{ id: 'd', fresh: 1 }]) });
+        const dryPage = dry.commitPage({
+          state: { strategyState: null },
+          records: keyed([{ id: 'd', fresh: 1 }]),
+        });
         await real.commitPage({ state: { strategyState: null }, records: keyed([{ id: 'r', fresh: 2 }]) });
         await dryPage;
         await dry.flush();
