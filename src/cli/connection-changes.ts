@@ -1,4 +1,5 @@
 import { defaultConnectionName } from '../../config/connections/connection-name.js';
+import { connectionShape } from '../../config/connections/connection-settings.js';
 import { loadSettings } from '../../config/load-settings.js';
 import type { Settings } from '../../config/settings.js';
 import { announceConnectionChange } from '../../jobs/connection-news.js';
@@ -7,21 +8,35 @@ import { withControlTable } from '../connections/load-connection.js';
 import { withStoredConnections } from '../connections/stored-connections.js';
 import { UsageError } from './cli-failure.js';
 import { type ConnectionEntryFlags, connectionEntryOf } from './connection-entry.js';
+import { openCliStore } from './with-cli-store.js';
 
 /**
  * `connections add`: the entry checked as the config file's are (its name, its token references,
- * its values, a destination of its own), then stored in the control table.
+ * its values, a destination of its own), its destination made ready (its tables migrated), then
+ * the entry stored in the control table.
  */
 export async function addConnection(name: string, flags: ConnectionEntryFlags): Promise<string> {
   const entry = connectionEntryOf(name, flags);
   const settings = await withControlTable(loadSettings());
   if (Object.hasOwn(settings.connections, name))
     throw new UsageError(`connection "${name}" exists already: remove it first, or pause it`);
-  withStoredConnections(settings, [{ name, entry, paused: entry.paused === true }]);
+  const merged = withStoredConnections(settings, [{ name, entry, paused: entry.paused === true }]);
+  await prepareDestination(connectionShape(merged, name));
   await withControl(settings, async (control) => {
     if (!(await control.add(name, entry))) throw new UsageError(`connection "${name}" exists already`);
   });
   return `connection "${name}" added${entry.paused ? ', paused' : ''}`;
+}
+
+/**
+ * Migrates a new connection's destination here, before any worker knows it: a worker busy with
+ * other connections' runs took 20-45 s for the ~110 migrations of a new PostgreSQL schema
+ * (BENCHMARKS.md, "Levers left"), this idle process about a second; the worker then finds them done.
+ * A destination that cannot be opened fails the add, and nothing is stored.
+ */
+async function prepareDestination(connection: Settings): Promise<void> {
+  const store = await openCliStore(connection);
+  await store.close();
 }
 
 /** `connections pause|resume`: any connection but the default; workers follow within seconds. */

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
 import { runCli } from '../reliability/support/run-cli.js';
@@ -38,6 +39,27 @@ const listed = async (env: NodeJS.ProcessEnv) =>
     destination: string;
   }>;
 
+/** The tables in connection gamma's destination: its own SQLite file, or its schema. */
+async function destinationTables(kind: 'sqlite' | 'postgres', storeUrl: string): Promise<string[]> {
+  if (kind === 'postgres')
+    return (
+      await postgres.query<{ name: string }>(
+        storeUrl,
+        "select table_name as name from information_schema.tables where table_schema = 'tms_gamma'",
+      )
+    ).map((row) => row.name);
+  const db = new BetterSqlite3(join(dirname(storeUrl.slice('sqlite:'.length)), 'gamma.sqlite'), {
+    readonly: true,
+  });
+  try {
+    return (
+      db.prepare("select name from sqlite_master where type = 'table'").all() as Array<{ name: string }>
+    ).map((row) => row.name);
+  } finally {
+    db.close();
+  }
+}
+
 describe.each(['sqlite', 'postgres'] as const)('connections add|pause|resume|remove on %s', (kind) => {
   it('adds a connection every command then knows, pauses and resumes it, and removes it', async () => {
     const storeUrl =
@@ -50,6 +72,8 @@ describe.each(['sqlite', 'postgres'] as const)('connections add|pause|resume|rem
       env,
     );
     expect(added.code, added.stderr).toBe(0);
+    // Its destination is migrated when `add` returns: a worker that picks it up has nothing to do first.
+    expect(await destinationTables(kind, storeUrl)).toContain('invoices');
     expect((await listed(env)).map(({ name, source, paused }) => ({ name, source, paused }))).toEqual([
       { name: 'default', source: 'environment', paused: false },
       { name: 'beta', source: 'file', paused: false },
