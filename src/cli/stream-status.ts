@@ -42,28 +42,21 @@ export interface StatusReport {
  * nor alert on them.
  */
 export async function readStatus(store: Store, now: Date, configured: Selection): Promise<StatusReport> {
-  const [states, runs, successes, childWork] = await Promise.all([
-    store.listStates(),
-    store.lastRuns(),
-    store.lastSuccesses(),
-    store.pendingChildWork(),
-  ]);
-  const label = (item: StreamPartition | { stream: string; partition: string }) =>
+  const [known, childWork] = await Promise.all([store.partitionOverview(), store.pendingChildWork()]);
+  const label = (item: { stream: string; partition: string }) =>
     item.partition ? `${item.stream}/${item.partition}` : item.stream;
-  const byLabel = <T extends { stream: string; partition: string }>(items: readonly T[]) =>
-    new Map(items.map((item) => [label(item), item]));
-  const [stateOf, runOf, successOf] = [byLabel(states), byLabel(runs), byLabel(successes)];
+  const overviewOf = new Map(known.map((item) => [label(item), item]));
+  const workOf = new Map(childWork.map((entry) => [entry.stream, entry]));
   const partitions = configured.partitions.map((item): StreamStatus => {
-    const state = stateOf.get(label(item));
-    const run = runOf.get(label(item));
-    const success = successOf.get(label(item))?.finishedAt ?? null;
-    const work = item.partition === '' ? childWork.find((entry) => entry.stream === item.stream) : undefined;
+    const overview = overviewOf.get(label(item));
+    const success = overview?.lastSuccessAt ?? null;
+    const work = item.partition === '' ? workOf.get(item.stream) : undefined;
     return {
       stream: item.stream,
       partition: item.partition,
-      watermark: state?.watermark ?? null,
-      cycleInProgress: state?.cursor != null,
-      lastRun: run ? withoutScope(run) : null,
+      watermark: overview?.watermark ?? null,
+      cycleInProgress: overview?.cycleInProgress ?? false,
+      lastRun: overview?.lastRun ?? null,
       lastSuccessAt: success,
       lagSeconds: success ? Math.round((now.getTime() - success.getTime()) / 1000) : null,
       ...(work
@@ -80,14 +73,10 @@ export async function readStatus(store: Store, now: Date, configured: Selection)
   });
   const shown = new Set(configured.partitions.map(label));
   const skipped = new Set(configured.skipped.map((entry) => entry.stream as string));
-  const unconfigured = [...new Set([...stateOf.keys(), ...runOf.keys()])]
+  const unconfigured = [...overviewOf.keys()]
     .filter((name) => !shown.has(name) && !skipped.has(name.split('/')[0]!))
     .sort();
   return { partitions, unconfigured, skipped: configured.skipped };
-}
-
-function withoutScope({ stream: _stream, partition: _partition, ...run }: SyncRun) {
-  return run;
 }
 
 /** What the metrics and readiness read of a partition: its lag and its latest run's result and error. */

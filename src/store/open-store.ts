@@ -10,6 +10,7 @@ import { readHistory } from './history/read-history.js';
 import { switchHistory } from './history/switch-history.js';
 import { migrateStore } from './migrations/migrate-store.js';
 import { createCommandOutbox, retriedOutbox } from './outbox/command-outbox.js';
+import { partitionOverview } from './partition-overview.js';
 import { PartitionRun } from './partition-run.js';
 import { countRows, liveKeys, readRows } from './read-rows.js';
 import { resetStream } from './reset-stream.js';
@@ -179,6 +180,7 @@ function createStore(
     lastRuns: retried('lastRuns', () => lastRuns(db)),
     lastSuccesses: retried('lastSuccesses', () => lastSuccesses(db)),
     partitionHealth: retried('partitionHealth', () => partitionHealth(db)),
+    partitionOverview: retried('partitionOverview', () => partitionOverview(db)),
     pendingChildWork: retried('pendingChildWork', () => pendingChildWork(db)),
     heldDeletes: retried('heldDeletes', (stream) => listHeldDeletes(db, stream)),
     describeColumns: retried('describeColumns', (stream) => describeColumns(context, stream)),

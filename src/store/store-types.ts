@@ -149,6 +149,18 @@ export interface PartitionRunHealth {
   readonly lastSuccessAt: Date | null;
 }
 
+/** What `status` shows of one stream partition the store knows (it has state, runs, or both). */
+export interface PartitionOverview {
+  readonly stream: string;
+  readonly partition: string;
+  readonly watermark: number | null;
+  /** A cycle was interrupted and will resume from its checkpoint. */
+  readonly cycleInProgress: boolean;
+  /** The latest run (it may still be running); null when none ran, or its row was pruned by hand. */
+  readonly lastRun: Omit<SyncRun, 'stream' | 'partition'> | null;
+  readonly lastSuccessAt: Date | null;
+}
+
 /** A stored stream row, decoded the same way on both dialects (for tests, `compare`, BI checks). */
 export interface StoredRow {
   readonly id: string;

@@ -6,6 +6,7 @@ import type { PartitionRun } from './partition-run.js';
 import type { ResetResult } from './reset-stream.js';
 import type {
   OpenRunInput,
+  PartitionOverview,
   PartitionRunHealth,
   PendingChildWork,
   RowFilter,
@@ -51,6 +52,8 @@ export interface Store {
   lastRuns(): Promise<SyncRun[]>;
   /** When each stream partition last succeeded, however many runs ago (for `status`). */
   lastSuccesses(): Promise<RunSuccess[]>;
+  /** Every stream partition the store knows: watermark, latest run, last success (`status`: read once per command). */
+  partitionOverview(): Promise<PartitionOverview[]>;
   /** Every stream partition's latest result and error and its last success, in one read (lag metrics, readiness). */
   partitionHealth(): Promise<PartitionRunHealth[]>;
   /** Child streams with work waiting (for `status`). */

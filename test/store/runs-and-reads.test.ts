@@ -186,6 +186,53 @@ describeOnEachDialect('runs and reads', (fixture) => {
     ]);
   });
 
+  it("reads every known partition's watermark, latest run and last success, as listStates, lastRuns and lastSuccesses tell them", async () => {
+    const at = (minutes: number) => new Date(now.getTime() + minutes * 60_000);
+    const page = { records: keyed([invoice('a', 7)]), state: { watermark: 7, strategyState: null } };
+    await commitRecords(store(), 'invoices', page, { now: at(1) });
+    const failed = await openTestRun(store(), 'tasks', { partition: 'op1', trigger: 'schedule', now: at(2) });
+    await failed.finish({ result: 'failed', error: 'no state: failed first run' });
+    await commitRecords(
+      store(),
+      'tasks',
+      { scope: 'op2', records: keyed([task('t1')]) },
+      { partition: 'op2', now: at(3) },
+    );
+    const url = await fixture.url();
+    // A cycle in progress, and a partition whose runs were pruned by hand (state, no run).
+    await fixture.query(url, "update sync_state set cursor = 'c-1' where stream = 'invoices'");
+    await fixture.query(url, "delete from sync_runs where partition = 'op2'");
+    const [states, runs, successes] = await Promise.all([
+      store().listStates(),
+      store().lastRuns(),
+      store().lastSuccesses(),
+    ]);
+    const key = (item: { stream: string; partition: string }) => `${item.stream}/${item.partition}`;
+    const expected = [...new Set([...states, ...runs].map(key))].sort().map((name) => {
+      const state = states.find((item) => key(item) === name);
+      const run = runs.find((item) => key(item) === name);
+      const [stream, partition] = [state ?? run!].map((item) => [item.stream, item.partition])[0]!;
+      const { stream: _stream, partition: _partition, ...lastRun } = run ?? { stream, partition };
+      return {
+        stream,
+        partition,
+        watermark: state?.watermark ?? null,
+        cycleInProgress: state?.cursor != null,
+        lastRun: run ? lastRun : null,
+        lastSuccessAt: successes.find((item) => key(item) === name)?.finishedAt ?? null,
+      };
+    });
+    const overview = [...(await store().partitionOverview())].sort((a, b) => key(a).localeCompare(key(b)));
+    expect(overview).toEqual(expected);
+    expect(
+      overview.map((item) => [key(item), item.watermark, item.cycleInProgress, item.lastRun?.result ?? null]),
+    ).toEqual([
+      ['invoices/', 7, true, 'succeeded'],
+      ['tasks/op1', null, false, 'failed'],
+      ['tasks/op2', null, false, null],
+    ]);
+  });
+
   it('counts rows, live and deleted', async () => {
     await commitRecords(store(), 'invoices', { records: keyed([invoice('a', 1), invoice('b', 2)]) });
     await commitRecords(store(), 'invoices', { records: keyed([invoice('c', 3)]), deletedUpstream: true });
