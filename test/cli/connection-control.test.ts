@@ -131,6 +131,10 @@ describe('connections add', () => {
     [['Delta', '--api-token', 'env:X'], 'connections.Delta: a connection name is lower-case'],
     [['delta', '--api-token', 'env:X', '--store-url', 'SAME'], 'is connection "default"\'s too'],
     [['delta', '--api-token', 'env:X', '--entry', '{"operatorz": 1}'], 'connections.delta/operatorz'],
+    [
+      ['delta', '--api-token', 'env:X', '--store-url', 'sqlite:/proc/nowhere/delta.sqlite'],
+      'it is in /proc/nowhere, which does not exist',
+    ],
   ])('refuses %j with one line naming the setting, exit 2, storing nothing', async (args, problem) => {
     const storeUrl = `sqlite:${join(mkdtempSync(join(dir, 'refused-')), 'tms.sqlite')}`;
     const env = setup(storeUrl);

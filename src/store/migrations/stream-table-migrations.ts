@@ -64,7 +64,7 @@ export function createStreamTableMigration(
  * `stream-<stream>-live-ids`, for a scoped table: an index of its live rows' ids by scope. The checks
  * every pass of a scope makes (is the scope settled, how many live rows, which ids) read it alone
  * instead of every row of the scope, each a page of its own next to its `data`: a settled check at
- * 2,000 operators 50-330 -> 11 µs on SQLite (docs/performance-history.md, "2026-11-28 (live ids)").
+ * 2,000 operators 50-330 -> 11 µs on SQLite (docs/performance-history.md, "2026-11-27 (live ids)").
  */
 export function liveIdsIndexMigration(table: StreamTable & { scopeColumn: string }): Migration {
   return {
