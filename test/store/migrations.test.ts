@@ -4,7 +4,6 @@ import { streams } from '../../config/streams.js';
 import { liveViewStatement } from '../../src/store/live-view.js';
 import { openStore } from '../../src/store/open-store.js';
 import { postgresTypes } from '../../src/store/postgres/postgres-types.js';
-import { scopeColumnOf } from '../../src/store/stream-tables.js';
 import { keyed, now } from './records.js';
 import { commitRecords } from './run-pages.js';
 import { dialects } from './store-fixture.js';
@@ -52,40 +51,6 @@ describe.each(dialects)('migrations on $name', ({ fixture: createFixture }) => {
         ...Object.keys(streams.tasks.columns),
       ]),
     );
-  });
-
-  it("indexes every scoped table's live ids by scope, and a store made before that index gets it", async () => {
-    const url = await fixture.freshUrl();
-    await (await openStore(url)).close();
-    const indexes = {
-      sqlite: "select name from sqlite_master where type = 'index' and name like '%_live_ids'",
-      postgres:
-        "select indexname as name from pg_indexes where schemaname = 'public' and indexname like '%_live_ids'",
-    }[fixture.dialect];
-    const indexed = async () =>
-      (await fixture.query<{ name: string }>(url, indexes)).map((row) => row.name).sort();
-    const scoped = Object.keys(streams)
-      .filter((name) => scopeColumnOf(streams[name as keyof typeof streams]) !== null)
-      .map((name) => `${name}_live_ids`)
-      .sort();
-    expect(scoped).toContain('tasks_live_ids');
-    expect(scoped).not.toContain('invoices_live_ids');
-    expect(await indexed()).toEqual(scoped);
-    await fixture.query(url, 'drop index tasks_live_ids');
-    await fixture.query(url, "delete from kysely_migration where name = 'stream-tasks-live-ids'");
-    const store = await openStore(url, { migrate: false });
-    expect((await store.migrate()).applied).toEqual(['stream-tasks-live-ids']);
-    await store.close();
-    expect(await indexed()).toEqual(scoped);
-    if (fixture.dialect === 'sqlite') {
-      // The settled check of a pass (mark-missing.ts) reads the index, not the rows.
-      const plan = await fixture.query<{ detail: string }>(
-        url,
-        `explain query plan select count(*) from tasks where tasks.deleted_at is null and tasks.operator_id = '1'
-         and tasks.id not in (select value from json_each('[]'))`,
-      );
-      expect(plan.map((row) => row.detail).join('\n')).toContain('USING INDEX tasks_live_ids');
-    }
   });
 
   it('adding a stream or a column adds a migration, and a new column is filled from the stored data', async () => {

@@ -16,18 +16,13 @@ import { historyMigration } from './history-migration.js';
 import { liveViewsMigration } from './live-views-migration.js';
 import { endedRunSuccessesMigration, partitionRunsMigration } from './partition-runs-migration.js';
 import { schemaRegistryMigration } from './schema-registry-migration.js';
-import {
-  createStreamTableMigration,
-  liveIdsIndexMigration,
-  specColumnMigration,
-} from './stream-table-migrations.js';
+import { createStreamTableMigration, specColumnMigration } from './stream-table-migrations.js';
 
 /**
  * Every migration the store knows, by name. The names are the rule that turns a catalogue change
  * into a migration (docs/store.md):
  * - `0001-bookkeeping` ... `0016-ended-run-successes`: static, numbered (each branch of work takes its own number);
  * - `stream-<stream>`: the table of a stream with its fixed columns (adding a stream adds it);
- * - `stream-<stream>-live-ids`: a scoped table's index of live ids by scope;
  * - `stream-<stream>-spec-<column>`: one of the catalogue's typed columns (adding one adds it; it is
  *   backfilled). Inferred columns are no migrations: writes add them (prepare-rows.ts).
  * A name sorts before its table's column names, so a new stream's table exists before its columns.
@@ -59,9 +54,6 @@ export function catalogueMigrations(
     // The typed columns a table got in its CREATE TABLE, when it was created in this run.
     const created = new Set<string>();
     migrations[`stream-${table.name}`] = createStreamTableMigration(table, types, created);
-    const { scopeColumn } = table;
-    if (scopeColumn !== null)
-      migrations[`stream-${table.name}-live-ids`] = liveIdsIndexMigration({ ...table, scopeColumn });
     for (const column of table.columns) {
       const add = specColumnMigration(table, column, parts);
       migrations[`stream-${table.name}-spec-${column.name}`] = {

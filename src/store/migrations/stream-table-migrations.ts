@@ -61,28 +61,6 @@ export function createStreamTableMigration(
 }
 
 /**
- * `stream-<stream>-live-ids`, for a scoped table: an index of its live rows' ids by scope. The checks
- * every pass of a scope makes (is the scope settled, how many live rows, which ids) read it alone
- * instead of every row of the scope, each a page of its own next to its `data`: a settled check at
- * 2,000 operators 50-330 -> 11 µs on SQLite (docs/performance-history.md, "2026-11-27 (live ids)").
- */
-export function liveIdsIndexMigration(table: StreamTable & { scopeColumn: string }): Migration {
-  return {
-    async up(db: Kysely<unknown>) {
-      await db.schema
-        .createIndex(liveIdsIndexName(table.name))
-        .ifNotExists()
-        .on(table.name)
-        .columns([table.scopeColumn, 'id'])
-        .where(sql.ref('deleted_at'), 'is', null)
-        .execute();
-    },
-  };
-}
-
-export const liveIdsIndexName = (table: string): string => `${table}_live_ids`;
-
-/**
  * Adds one of the catalogue's typed columns, registers it in `stream_columns` (a new version of
  * the table's columns) and fills it from `data` of the rows already stored, with the same
  * conversion as the write path, so BI sees a new column complete without a re-sync (a re-sync
