@@ -14,6 +14,8 @@ export interface PartitionRunSpan {
 /** The worst lag of the runs read, and how many partitions went over their bound. */
 export interface LagSummary {
   readonly partitions: number;
+  /** Partitions that ran at least twice in the window: only theirs is a lag measured. */
+  readonly timedPartitions: number;
   readonly runs: number;
   readonly failedRuns: number;
   /**
@@ -90,6 +92,7 @@ export function summarizeLag(spans: readonly PartitionRunSpan[], intervalSeconds
   }
   return {
     partitions: byPartition.size,
+    timedPartitions: [...byPartition.values()].filter((runs) => runs.length >= 2).length,
     runs: spans.length,
     failedRuns: spans.filter((span) => span.result === 'failed').length,
     longestLagSeconds: longest.lag,
