@@ -70,6 +70,9 @@ export async function readQueueStatus(
  */
 export const schedulersShown = 1000;
 
+/** Schedulers the text form lists (a line each); `--json` has all `schedulersShown`. */
+const schedulerLinesShown = 20;
+
 async function queueStatusOf(queue: SyncQueue): Promise<Omit<QueueStatus, 'workers'>> {
   const [counts, schedulerCount, schedulers, active] = await Promise.all([
     queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'failed', 'completed', 'paused'),
@@ -109,6 +112,7 @@ export function formatQueueStatus(result: QueueStatusResult, now: Date): string 
       ? '\nqueue: not shown: Redis refused (the error below)\n'
       : `\nqueue: ${result.error}\n`;
   const { queue, counts, schedulers, schedulerCount, active, workers } = result.status;
+  const listed = schedulers.slice(0, schedulerLinesShown);
   const countLine = Object.entries(counts)
     .map(([state, count]) => `${state} ${count}`)
     .join(', ');
@@ -119,17 +123,19 @@ export function formatQueueStatus(result: QueueStatusResult, now: Date): string 
     `queue ${queue}: ${countLine}`,
     reconcileLine(schedulers, schedulerCount > schedulers.length),
     '',
-    schedulerCount > schedulers.length
-      ? `schedulers: ${schedulerCount}, the ${schedulers.length} next due:`
+    schedulerCount > listed.length
+      ? `schedulers: ${schedulerCount}, the ${listed.length} next due:`
       : 'schedulers:',
   ];
-  for (const scheduler of schedulers) {
+  for (const scheduler of listed) {
     const overdue =
       scheduler.next && scheduler.next < now ? (anyAlive ? ' (due)' : ' (overdue: no worker runs)') : '';
     lines.push(
       `  ${scheduler.id}  ${scheduler.schedule}  next ${scheduler.next?.toISOString() ?? '-'}${overdue}`,
     );
   }
+  if (schedulers.length > listed.length)
+    lines.push(`  ... (\`status --json\` lists the ${schedulers.length} next due)`);
   lines.push('', 'active jobs:');
   for (const job of active) {
     const progress = job.progress

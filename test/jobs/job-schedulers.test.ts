@@ -135,6 +135,14 @@ describe('job schedulers', () => {
     expect(await fixture.queue.getWaitingCount()).toBe(upserted.length);
     await syncSchedulers(fixture.queue, settings);
     expect(await fixture.queue.getWaitingCount()).toBe(upserted.length);
+    // `status` lists the 20 next due, not every one of hundreds; `--json` has up to 1,000.
+    const status = await readQueueStatus(settings);
+    const text = formatQueueStatus(status, new Date());
+    const listed = text.split('\n').filter((line) => /^ {2}sync:/.test(line));
+    expect(listed).toHaveLength(20);
+    expect(text).toContain(`schedulers: ${upserted.length}, the 20 next due:`);
+    expect(text).toContain(`(\`status --json\` lists the ${upserted.length} next due)`);
+    expect(status.reachable && status.status.schedulers).toHaveLength(upserted.length);
   });
 
   it('skips per-operator streams when no operators are configured', async () => {
