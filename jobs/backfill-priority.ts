@@ -2,7 +2,8 @@ import type { SyncJobData } from './sync-job.js';
 
 /**
  * The BullMQ priority of a backfill run. BullMQ hands out jobs without a priority before any
- * prioritized one, so incremental cycles (no priority) go before backfills of the same queue.
+ * prioritized one, so incremental cycles (no priority) go before backfills of the same queue; a
+ * backfill still waiting at its partition's next request joins their line (enqueue-run.ts).
  */
 export const backfillPriority = 10;
 

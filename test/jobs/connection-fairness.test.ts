@@ -83,6 +83,28 @@ describe('a connection within its share of the fleet', () => {
     expect(engine.runs.map((run) => run.stream)).toEqual(['invoices', 'clients', 'tasks', 'tasks', 'tasks']);
   });
 
+  it('lets a backfill still waiting at its next request join the line: behind the incremental runs waiting, before later ones', async () => {
+    const fixture = connectionQueue();
+    const first = gate();
+    const engine = fakeEngine(async (run) => {
+      if (engine.runs.indexOf(run) === 0) await first.wait;
+      return {};
+    });
+    workers.push(await startFixtureWorker(fixture, engine, { concurrency: 1 }));
+    await enqueueRun(fixture.queue, { stream: 'invoices', partition: '', trigger: 'manual' });
+    await eventually(() => engine.runs.length === 1, 5000, 'the first run');
+    const backfill = { stream: 'tasks', partition: '1001', trigger: 'schedule' } as const;
+    await enqueueRun(fixture.queue, backfill, { backfill: true });
+    await enqueueRun(fixture.queue, { stream: 'clients', partition: '', trigger: 'schedule' });
+    // The partition's next tick, while its backfill still waits behind every incremental run.
+    expect((await enqueueRun(fixture.queue, backfill, { backfill: true })).state).toBe('deduplicated');
+    expect(await fixture.queue.getPrioritizedCount()).toBe(0);
+    await enqueueRun(fixture.queue, { stream: 'rides', partition: '1001', trigger: 'schedule' });
+    first.open();
+    await eventually(() => engine.runs.length === 4, 5000, 'every run');
+    expect(engine.runs.map((run) => run.stream)).toEqual(['invoices', 'clients', 'tasks', 'rides']);
+  });
+
   it('counts as a backfill a full run, or a run of a partition that never completed one', async () => {
     const classifier = backfillClassifier(async () => [{ stream: 'invoices', partition: '' }]);
     const run = (stream: string, full = false) => ({
