@@ -109,6 +109,9 @@ export async function measureConnectionFleet(options: ConnectionFleetOptions): P
   const big = options.beside ? await startSimProcess({ invoices: options.beside.invoices }) : undefined;
   const storeUrl = await options.pg.fresh();
   const db = new pg.Client({ connectionString: storeUrl });
+  // A connection the server ends (57P01) is logged, not an unhandled 'error' event: one ended
+  // the long 200-connection run after its drills, and every figure of the row was lost.
+  db.on('error', (error) => log(`  the bench's PostgreSQL connection failed: ${error.message}`));
   await db.connect();
   const redis = new Redis(options.redisUrl);
   const prefix = `bench-${randomUUID().slice(0, 8)}`;
