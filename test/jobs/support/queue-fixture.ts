@@ -92,5 +92,7 @@ export async function eventually<T>(
 /** Deletes every Redis key under a queue prefix (a test's or a drill's own, never a shared one). */
 export async function deleteKeysUnder(redis: Redis, prefix: string): Promise<void> {
   const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length > 0) await redis.del(...keys);
+  // In slices: a bench fleet leaves hundreds of thousands, too many for one call's arguments.
+  for (let start = 0; start < keys.length; start += 10_000)
+    await redis.del(...keys.slice(start, start + 10_000));
 }
