@@ -1,17 +1,8 @@
-import type { Store, SyncRun } from '../store/store.js';
+import type { PartitionOverview, Store } from '../store/store.js';
 import type { Selection, StreamPartition } from '../sync/select-partitions.js';
 
-/** One line of `status`: what the store knows of a configured stream partition. */
-export interface StreamStatus {
-  readonly stream: string;
-  readonly partition: string;
-  readonly watermark: number | null;
-  /** A cycle was interrupted and will resume from its checkpoint. */
-  readonly cycleInProgress: boolean;
-  /** The latest run (it may still be running), with its error when it failed. */
-  readonly lastRun: Omit<SyncRun, 'stream' | 'partition'> | null;
-  /** When a run of this partition last succeeded; null when none ever did. */
-  readonly lastSuccessAt: Date | null;
+/** One line of `status`: what the store knows of a configured stream partition, and its lag. */
+export interface StreamStatus extends PartitionOverview {
   /** Seconds since `lastSuccessAt`; null when no run ever succeeded ("never"). */
   readonly lagSeconds: number | null;
   /**

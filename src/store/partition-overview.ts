@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { StoreDatabase } from './database.js';
 import type { PartitionOverview, RunResult, RunTrigger } from './store-types.js';
 import { toStoredDate } from './stored-values.js';
+import { partitionsWithLatestRun } from './sync-runs.js';
 
 /**
  * What `status` shows of every stream partition the store knows, in two narrow reads (no strategy
@@ -16,9 +17,7 @@ export async function partitionOverview(db: Kysely<StoreDatabase>): Promise<Part
       .select(['stream', 'partition', 'watermark'])
       .select((eb) => eb('cursor', 'is not', null).as('in_progress'))
       .execute(),
-    db
-      .selectFrom('partition_runs')
-      .leftJoin('sync_runs', 'sync_runs.id', 'partition_runs.last_run_id')
+    partitionsWithLatestRun(db)
       .select([
         'partition_runs.stream',
         'partition_runs.partition',

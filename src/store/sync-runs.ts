@@ -135,9 +135,7 @@ export async function lastRuns(db: Kysely<StoreDatabase>): Promise<SyncRun[]> {
  * readiness check read at every scrape, one read of `partition_runs` and no whole run decoded.
  */
 export async function partitionHealth(db: Kysely<StoreDatabase>): Promise<PartitionRunHealth[]> {
-  const rows = await db
-    .selectFrom('partition_runs')
-    .leftJoin('sync_runs', 'sync_runs.id', 'partition_runs.last_run_id')
+  const rows = await partitionsWithLatestRun(db)
     .select([
       'partition_runs.stream',
       'partition_runs.partition',
@@ -153,6 +151,11 @@ export async function partitionHealth(db: Kysely<StoreDatabase>): Promise<Partit
     error: row.error,
     lastSuccessAt: toStoredDate(row.last_success_at),
   }));
+}
+
+/** Each stream partition's `partition_runs` row beside its latest run (none when pruned by hand). */
+export function partitionsWithLatestRun(db: Kysely<StoreDatabase>) {
+  return db.selectFrom('partition_runs').leftJoin('sync_runs', 'sync_runs.id', 'partition_runs.last_run_id');
 }
 
 /** When each stream partition last finished a run that succeeded (partitions that never did are absent). */

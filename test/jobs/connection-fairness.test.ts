@@ -32,6 +32,20 @@ async function enqueuePartitions(fixture: QueueFixture, count: number, options: 
     );
 }
 
+/** A worker of one run at a time, its first run (of `invoices`) held until `first` opens. */
+async function oneRunHeld() {
+  const fixture = connectionQueue();
+  const first = gate();
+  const engine = fakeEngine(async (run) => {
+    if (engine.runs.indexOf(run) === 0) await first.wait;
+    return {};
+  });
+  workers.push(await startFixtureWorker(fixture, engine, { concurrency: 1 }));
+  await enqueueRun(fixture.queue, { stream: 'invoices', partition: '', trigger: 'manual' });
+  await eventually(() => engine.runs.length === 1, 5000, 'the first run');
+  return { fixture, engine, first };
+}
+
 describe('a connection within its share of the fleet', () => {
   it("never has more runs in flight than its queue's global concurrency, over every worker process", async () => {
     const fixture = connectionQueue();
@@ -67,15 +81,7 @@ describe('a connection within its share of the fleet', () => {
   });
 
   it('runs incremental cycles before the backfills waiting in the same queue', async () => {
-    const fixture = connectionQueue();
-    const first = gate();
-    const engine = fakeEngine(async (run) => {
-      if (engine.runs.indexOf(run) === 0) await first.wait;
-      return {};
-    });
-    workers.push(await startFixtureWorker(fixture, engine, { concurrency: 1 }));
-    await enqueueRun(fixture.queue, { stream: 'invoices', partition: '', trigger: 'manual' });
-    await eventually(() => engine.runs.length === 1, 5000, 'the first run');
+    const { fixture, engine, first } = await oneRunHeld();
     await enqueuePartitions(fixture, 3, { backfill: true });
     await enqueueRun(fixture.queue, { stream: 'clients', partition: '', trigger: 'schedule' });
     first.open();
@@ -84,15 +90,7 @@ describe('a connection within its share of the fleet', () => {
   });
 
   it('lets a backfill still waiting at its next request join the line: behind the incremental runs waiting, before later ones', async () => {
-    const fixture = connectionQueue();
-    const first = gate();
-    const engine = fakeEngine(async (run) => {
-      if (engine.runs.indexOf(run) === 0) await first.wait;
-      return {};
-    });
-    workers.push(await startFixtureWorker(fixture, engine, { concurrency: 1 }));
-    await enqueueRun(fixture.queue, { stream: 'invoices', partition: '', trigger: 'manual' });
-    await eventually(() => engine.runs.length === 1, 5000, 'the first run');
+    const { fixture, engine, first } = await oneRunHeld();
     const backfill = { stream: 'tasks', partition: '1001', trigger: 'schedule' } as const;
     await enqueueRun(fixture.queue, backfill, { backfill: true });
     await enqueueRun(fixture.queue, { stream: 'clients', partition: '', trigger: 'schedule' });
