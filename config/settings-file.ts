@@ -32,6 +32,7 @@ export const SettingsFile = Type.Object(
           queuePrefix: Type.Optional(Type.String({ minLength: 1 })),
           concurrency: Type.Optional(Type.Integer({ minimum: 1 })),
           connectionConcurrency: Type.Optional(Type.Integer({ minimum: 1 })),
+          connectionOwners: Type.Optional(Type.Integer({ minimum: 1 })),
           attempts: Type.Optional(Type.Integer({ minimum: 1 })),
           backoffMs: Type.Optional(Type.Integer({ minimum: 0 })),
           lockMs: Type.Optional(Type.Integer({ minimum: 1000 })),

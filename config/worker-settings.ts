@@ -17,6 +17,14 @@ export interface WorkerSettings {
    * WORKER_CONCURRENCY, at most half the fleet's slots. @default 2
    */
   readonly connectionConcurrency: number;
+  /**
+   * How many `worker --all-connections` processes of the fleet run each connection
+   * [WORKER_CONNECTION_OWNERS]: each process holds only the connections it owns (their queue
+   * workers, stores, clients), chosen among the live processes by rendezvous hashing
+   * (jobs/fleet-members.ts), so a process's memory and Redis clients grow with its share of the
+   * connections, not with all of them. 256: every process runs every connection. @default 1
+   */
+  readonly connectionOwners: number;
   /** Attempts of a sync job before it stays failed [JOB_ATTEMPTS]. @default 5 */
   readonly attempts: number;
   /** Base of the exponential back-off between attempts [JOB_BACKOFF_MS]. @default 10000 */
@@ -53,6 +61,7 @@ export const defaultWorkerSettings: WorkerSettings = Object.freeze({
   queuePrefix: 'tms',
   concurrency: 4,
   connectionConcurrency: 2,
+  connectionOwners: 1,
   attempts: 5,
   backoffMs: 10_000,
   lockMs: 30_000,
@@ -67,6 +76,7 @@ export const defaultWorkerSettings: WorkerSettings = Object.freeze({
 const numbers = {
   WORKER_CONCURRENCY: ['concurrency', 1, 256],
   WORKER_CONNECTION_CONCURRENCY: ['connectionConcurrency', 1, 256],
+  WORKER_CONNECTION_OWNERS: ['connectionOwners', 1, 256],
   JOB_ATTEMPTS: ['attempts', 1, 100],
   JOB_BACKOFF_MS: ['backoffMs', 0, 86_400_000],
   WORKER_LOCK_MS: ['lockMs', 1000, 3_600_000],

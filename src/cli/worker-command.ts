@@ -206,6 +206,7 @@ async function startFleetWorker(settings: Settings, logger: Logger): Promise<Run
       {
         ops: ops.url,
         connections: running().map((worker) => worker.settings.connection),
+        fleet: fleet.members().length,
         concurrency: settings.worker.concurrency,
         connectionConcurrency: settings.worker.connectionConcurrency,
       },

@@ -3,6 +3,7 @@ import pMap from 'p-map';
 import { connectionNames, resolveConnection } from '../../config/resolve-connection.js';
 import type { Settings } from '../../config/settings.js';
 import { followConnectionNews } from '../../jobs/connection-news.js';
+import { type FleetMembers, joinFleet } from '../../jobs/fleet-members.js';
 import { createRunSlots } from '../../jobs/run-slots.js';
 import { openSyncQueue } from '../../jobs/sync-queue.js';
 import { heartbeatKey } from '../../jobs/worker-heartbeat.js';
@@ -22,24 +23,30 @@ export interface WorkerFleetOptions {
   readonly everyMs?: number;
   /** Where token references are read. @default process.env */
   readonly env?: NodeJS.ProcessEnv;
+  /** How often the process says it is in the fleet and reads the others (fleet-members.ts). @default 2000 */
+  readonly beatMs?: number;
 }
 
 /** The connections one worker process serves (`worker --all-connections`). */
 export interface WorkerFleet {
   /** The connections running in this process now. */
   running(): ConnectionWorker[];
+  /** The processes of the fleet, as this one last read them (ids, sorted). */
+  members(): readonly string[];
   /** Stops every connection's jobs, then closes them (sync-worker.ts `stop`); false when one had to force. */
   stop(timeoutMs: number): Promise<boolean>;
 }
 
 /**
- * Runs every connection that is not paused (the default, the config file's and the control
- * table's) in this process, each on its own queue and store, all within WORKER_CONCURRENCY runs at
+ * Runs the connections that are not paused (the default, the config file's and the control
+ * table's) and that this process owns among the fleet's live processes (WORKER_CONNECTION_OWNERS
+ * of them run each; fleet-members.ts), each on its own queue and store, all within WORKER_CONCURRENCY runs at
  * once and each within WORKER_CONNECTION_CONCURRENCY over the fleet (its queue's global
  * concurrency). Reads the connections every `everyMs`, and at once on news of a change
  * (connection-news.ts): one added starts (its schedulers, its backfill), one paused, removed or
  * changed stops (its runs in hand finish within half of `everyMs`, or stop after their page and
- * resume from their checkpoint). A connection that cannot start (a
+ * resume from their checkpoint). A process joining or lost moves only its share of the connections:
+ * one handed over stops here as a paused one does and starts in its new owner. A connection that cannot start (a
  * token reference unset, its store away) is parked with its reason logged, and tried again.
  */
 export async function startWorkerFleet(options: WorkerFleetOptions): Promise<WorkerFleet> {
@@ -56,6 +63,9 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
   const parked = new Map<string, string>();
   const control = controlRowsReader(file);
   const keepViews = unionViewsKeeper(file, logger);
+  let stopped = false;
+  let fleet: FleetMembers | undefined;
+  const owns = (name: string) => fleet?.owns(name) ?? true;
 
   const stopOne = async (name: string, why: string) => {
     const entry = running.get(name)!;
@@ -80,6 +90,8 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
     }
   };
   const startOne = async (name: string, wanted: Settings, shape: string) => {
+    // The members may have changed since the pass began (a fleet starting together).
+    if (stopped || !owns(name)) return;
     const log = logger.child({ connection: name });
     try {
       const settings = resolveConnection(wanted, name, options.env);
@@ -115,17 +127,22 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
   const refresh = async (first = false) => {
     const wanted = await readWanted(first);
     if (wanted === undefined) return;
-    const active = new Map(
+    const unpaused = new Map(
       connectionNames(wanted)
         .filter((name) => wanted.connections[name]?.paused !== true)
         .map((name) => [name, shapeOf(wanted, name)]),
     );
+    const active = new Map([...unpaused].filter(([name]) => owns(name)));
     const gone = [...running].filter(([name, entry]) => active.get(name) !== entry.shape);
-    await Promise.all(
-      gone.map(([name]) =>
-        stopOne(name, active.has(name) ? 'changed' : wanted.connections[name] ? 'paused' : 'removed'),
-      ),
-    );
+    const why = (name: string) =>
+      active.has(name)
+        ? 'changed'
+        : unpaused.has(name)
+          ? 'handed over to another worker'
+          : wanted.connections[name]
+            ? 'paused'
+            : 'removed';
+    await Promise.all(gone.map(([name]) => stopOne(name, why(name))));
     for (const name of parked.keys()) if (!active.has(name)) parked.delete(name);
     // In an order of its own per process: the workers of a fleet that start together migrate
     // different schemas at once instead of queueing on the same schema's lock.
@@ -135,12 +152,18 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
     keepViews?.keep(wanted, gone.length + added.length > 0);
   };
 
-  await refresh(true);
   // One pass at a time: a pass that starts many connections may take longer than `everyMs`. News
-  // of a change (`connections add|pause|resume|remove`) passes at once, or right after the pass in hand.
+  // of a change (`connections add|pause|resume|remove`, a process joining or lost) passes at once,
+  // or right after the pass in hand.
   let passing: Promise<void> | undefined;
   let newsWaiting = false;
-  let stopped = false;
+  const afterPass = () => {
+    passing = undefined;
+    if (newsWaiting) {
+      newsWaiting = false;
+      pass(true);
+    }
+  };
   const pass = (news: boolean) => {
     if (stopped) return;
     if (passing) {
@@ -151,14 +174,22 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
       .catch((error: unknown) =>
         logger.warn({ err: error }, 'a pass over the connections failed; next pass soon'),
       )
-      .finally(() => {
-        passing = undefined;
-        if (newsWaiting) {
-          newsWaiting = false;
-          pass(true);
-        }
-      });
+      .finally(afterPass);
   };
+  fleet = await joinFleet({
+    redis,
+    settings: file.worker,
+    beatMs: options.beatMs,
+    // Not on the first beat (fleet unset yet): the first pass below reads its members.
+    onChange: () => {
+      if (!fleet) return;
+      logger.info({ members: fleet.members().length }, 'the fleet changed: its connections are shared again');
+      pass(true);
+    },
+  });
+  const first = refresh(true);
+  passing = first.catch(() => undefined).finally(afterPass);
+  await first;
   const timer = setInterval(() => pass(false), everyMs);
   timer.unref();
   const news = await followConnectionNews(redis, file, () => pass(true)).catch((error: unknown) => {
@@ -167,9 +198,12 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
   });
   return {
     running: () => [...running.values()].map((entry) => entry.worker),
+    members: () => fleet?.members() ?? [],
     async stop(timeoutMs) {
       stopped = true;
       clearInterval(timer);
+      // The others take this process's connections at their next beat, while these finish.
+      await fleet?.leave();
       await news?.stop();
       await passing;
       await keepViews?.settled();
