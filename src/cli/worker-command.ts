@@ -36,10 +36,12 @@ export function registerWorkerCommand(program: Command): void {
         "connection's keys unchanged); give each worker process its own OPS_PORT. It follows `connections\n" +
         "pause|resume|remove` within 5 s: a paused or removed connection's queue takes no new job\n" +
         '(docs/connections.md).\n' +
-        'With --all-connections one worker serves the default connection and every connection that is not\n' +
-        'paused (config file and `connections add`), each on its own queue and store, one ops server for\n' +
-        'all; connections added, paused or removed are followed at once (the command tells it through\n' +
-        'Redis), at the latest within 5 s. WORKER_CONCURRENCY runs at once\n' +
+        'With --all-connections the workers serve the default connection and every connection that is not\n' +
+        'paused (config file and `connections add`), each on its own queue and store, one ops server a\n' +
+        'process; each connection runs in WORKER_CONNECTION_OWNERS (1) of the live --all-connections\n' +
+        'processes, and moves when one joins, stops or is lost (15 s). Connections added, paused or\n' +
+        'removed are followed at once (the command tells them through Redis), at the latest within 5 s.\n' +
+        'WORKER_CONCURRENCY runs at once\n' +
         'in the process, at most WORKER_CONNECTION_CONCURRENCY of one connection over every worker, backfills\n' +
         'after incremental runs (docs/worker.md, "Many connections in one worker").',
     )
@@ -47,7 +49,7 @@ export function registerWorkerCommand(program: Command): void {
     .addOption(
       new Option(
         '--all-connections',
-        'serve every connection in this one process (each its own queue and store), following connections add|pause|resume|remove',
+        "serve every connection, shared with the fleet's other --all-connections processes (each its own queue and store), following connections add|pause|resume|remove",
       )
         // Where the command line is fixed (the image's `worker`), as TMS_CONNECTION for one connection.
         .env('TMS_ALL_CONNECTIONS'),

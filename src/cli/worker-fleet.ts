@@ -66,6 +66,7 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
   let stopped = false;
   let fleet: FleetMembers | undefined;
   const owns = (name: string) => fleet?.owns(name) ?? true;
+  let lastFleetShape: string | undefined;
 
   const stopOne = async (name: string, why: string) => {
     const entry = running.get(name)!;
@@ -149,7 +150,10 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
     const added = shuffled([...active].filter(([name]) => !running.has(name)));
     // A few at once: each opens (and may migrate) its store.
     await pMap(added, ([name, shape]) => startOne(name, wanted, shape), { concurrency: startsInFlight });
-    keepViews?.keep(wanted, gone.length + added.length > 0);
+    // A connection handed over changes no view; one added, removed or changed anywhere does.
+    const fleetShape = JSON.stringify([...unpaused]);
+    keepViews?.keep(wanted, fleetShape !== lastFleetShape || added.length > 0);
+    lastFleetShape = fleetShape;
   };
 
   // One pass at a time: a pass that starts many connections may take longer than `everyMs`. News
