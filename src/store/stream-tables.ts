@@ -1,6 +1,6 @@
 import type { ScopeColumn, StreamDefinition } from '../../config/stream-definition.js';
 import { withCentsColumns } from './columns/cents-columns.js';
-import type { TypedColumn } from './columns/typed-column.js';
+import { sharedColumn, type TypedColumn } from './columns/typed-column.js';
 import { isKeyName } from './columns/value-kind.js';
 import { historyColumns, historyViewName, versionsTableName } from './history-names.js';
 import { liveViewName } from './live-view.js';
@@ -99,7 +99,7 @@ export function streamTables(
         throw new CatalogueError(
           `column ${name}.${column}: '${field}' names a key, and keys are text: a ${type} column would not join them`,
         );
-      return { name: column, type, path: path.split('.'), origin: 'spec' as const };
+      return sharedColumn({ name: column, type, path: path.split('.'), origin: 'spec' as const });
     });
     const columns = withCentsColumns(specColumns, reserved);
     const keyPath = 'field' in definition.key ? [definition.key.field.split('.')] : [];

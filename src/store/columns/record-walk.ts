@@ -23,6 +23,25 @@ export function createRecordWalker(
   columns: readonly TypedColumn[],
   excludedPaths: readonly (readonly string[])[],
 ): RecordWalker {
+  // The stores of many connections map the same tables with the same columns: one walker (its
+  // trie and compiled levels) serves them all. A walker keeps no state between records.
+  const key = JSON.stringify([columns.map((column) => [column.path, column.type]), excludedPaths]);
+  const known = walkers.get(key);
+  if (known) return known;
+  const walker = buildRecordWalker(columns, excludedPaths);
+  if (walkers.size >= maxWalkers) walkers.delete(walkers.keys().next().value!);
+  walkers.set(key, walker);
+  return walker;
+}
+
+/** The walkers built in this process, by their columns' paths and types. */
+const walkers = new Map<string, RecordWalker>();
+const maxWalkers = 1000;
+
+function buildRecordWalker(
+  columns: readonly TypedColumn[],
+  excludedPaths: readonly (readonly string[])[],
+): RecordWalker {
   const root: PathNode = {};
   columns.forEach((column, index) => {
     const node = nodeAt(root, column.path);

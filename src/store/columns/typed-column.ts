@@ -11,3 +11,21 @@ export interface TypedColumn {
   readonly type: ColumnType;
   readonly origin: ColumnOrigin;
 }
+
+/**
+ * Columns as the process holds them: the stores of many connections read the same columns of the
+ * same streams, and each kept its own copies (a worker of 50 connections held ~300 column objects
+ * and their paths per connection). A column is immutable, so one copy serves them all.
+ */
+const columns = new Map<string, TypedColumn>();
+const maxColumns = 20_000;
+
+/** The process's copy of `column` (the column itself once the process holds `maxColumns`). */
+export function sharedColumn(column: TypedColumn): TypedColumn {
+  const key = `${column.name}\u0000${column.path.join('\u001f')}\u0000${column.type}\u0000${column.origin}`;
+  const known = columns.get(key);
+  if (known) return known;
+  const frozen = Object.freeze({ ...column, path: Object.freeze([...column.path]) });
+  if (columns.size < maxColumns) columns.set(key, frozen);
+  return frozen;
+}

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { TypedColumn } from '../columns/typed-column.js';
+import { sharedColumn, type TypedColumn } from '../columns/typed-column.js';
 import type { StoreDatabase } from '../database.js';
 import type { StreamTable } from '../stream-tables.js';
 
@@ -106,10 +106,10 @@ export function createSchemaRegistry(
 }
 
 export function toColumn(row: { name: string; path: string; type: string; origin: string }): TypedColumn {
-  return {
+  return sharedColumn({
     name: row.name,
     path: JSON.parse(row.path) as string[],
     type: row.type as TypedColumn['type'],
     origin: row.origin as TypedColumn['origin'],
-  };
+  });
 }
