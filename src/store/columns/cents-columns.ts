@@ -1,5 +1,5 @@
 import { centsColumnName } from './column-name.js';
-import type { TypedColumn } from './typed-column.js';
+import { sharedColumn, type TypedColumn } from './typed-column.js';
 
 /**
  * Each number column with its companion in hundredths (`cents`, the same field), which BI sums
@@ -22,7 +22,7 @@ export function withCentsColumns(
     const name = centsColumnName(column.name, names);
     names.add(name);
     covered.add(pathKey(column.path));
-    return [column, { name, path: column.path, type: 'cents' as const, origin: column.origin }];
+    return [column, sharedColumn({ name, path: column.path, type: 'cents' as const, origin: column.origin })];
   });
 }
 

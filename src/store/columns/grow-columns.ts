@@ -1,7 +1,7 @@
 import { withCentsColumns } from './cents-columns.js';
 import { columnNameFor } from './column-name.js';
 import type { PageObservations } from './page-observations.js';
-import type { TypedColumn } from './typed-column.js';
+import { sharedColumn, type TypedColumn } from './typed-column.js';
 import { columnTypeFor } from './value-kind.js';
 
 /** At most this many inferred columns per table; fields beyond stay in `data` (a hostile TMS must not add thousands). */
@@ -37,7 +37,7 @@ export function growColumns(
     }
     const name = columnNameFor(path, taken);
     taken.add(name);
-    added.push({ name, path, type: columnTypeFor(kinds, path.at(-1)!), origin: 'inferred' });
+    added.push(sharedColumn({ name, path, type: columnTypeFor(kinds, path.at(-1)!), origin: 'inferred' }));
     room -= 1;
   }
   return { added: withCentsColumns(added, taken, existing), refused };
