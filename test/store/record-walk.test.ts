@@ -4,7 +4,8 @@ import type { ColumnType } from '../../config/stream-definition.js';
 import { type ColumnValue, columnConverters, misfit } from '../../src/store/columns/column-values.js';
 import { emptyObservations } from '../../src/store/columns/page-observations.js';
 import { createRecordWalker, maxFlattenDepth } from '../../src/store/columns/record-walk.js';
-import type { TypedColumn } from '../../src/store/columns/typed-column.js';
+import { sharedColumn, type TypedColumn } from '../../src/store/columns/typed-column.js';
+import { toColumn } from '../../src/store/schema/schema-registry.js';
 
 /** Property names that are awkward as code or as object keys: the walker compiles names into a switch. */
 const names = fc.constantFrom(
@@ -173,5 +174,36 @@ describe('createRecordWalker, generated, against a plain reading of the records'
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('one copy per process for the stores of many connections', () => {
+  const column = (name: string, path: string[], type: ColumnType = 'text'): TypedColumn => ({
+    name,
+    path,
+    type,
+    origin: 'inferred',
+  });
+
+  it('gives equal columns one frozen copy, read from any store (toColumn) or made in any', () => {
+    const first = sharedColumn(column('client_id', ['client', 'id']));
+    expect(sharedColumn(column('client_id', ['client', 'id']))).toBe(first);
+    expect(toColumn({ name: 'client_id', path: '["client","id"]', type: 'text', origin: 'inferred' })).toBe(
+      first,
+    );
+    expect(Object.isFrozen(first) && Object.isFrozen(first.path)).toBe(true);
+    expect(sharedColumn(column('client_id', ['client', 'id'], 'integer'))).not.toBe(first);
+  });
+
+  it('builds one walker per column set, and a walker shared by two stores keeps nothing between records', () => {
+    const set = () => [column('id_of_client', ['client', 'id']), column('total', ['total'], 'number')];
+    const walker = createRecordWalker(set(), [['id']]);
+    expect(createRecordWalker(set(), [['id']])).toBe(walker);
+    expect(createRecordWalker(set().reverse(), [['id']])).not.toBe(walker);
+    expect(createRecordWalker(set(), [])).not.toBe(walker);
+    const observations = emptyObservations();
+    expect(walker({ client: { id: 'c1', name: 'x' }, total: 5 }, observations)).toEqual(['c1', 5]);
+    expect(walker({ client: { deeper: { id: 'no' } }, total: 'bad' }, observations)).toEqual([null, null]);
+    expect(walker({ client: { id: 'c2' } }, observations)).toEqual(['c2', null]);
   });
 });
