@@ -1,4 +1,5 @@
 import { jsonTypeOf } from '../../../schemas/json-object.js';
+import { processTable } from '../process-table.js';
 import { columnConverters, misfit } from './column-values.js';
 import type { PageObservations, RecordWalker } from './page-observations.js';
 import type { TypedColumn } from './typed-column.js';
@@ -26,17 +27,11 @@ export function createRecordWalker(
   // The stores of many connections map the same tables with the same columns: one walker (its
   // trie and compiled levels) serves them all. A walker keeps no state between records.
   const key = JSON.stringify([columns.map((column) => [column.path, column.type]), excludedPaths]);
-  const known = walkers.get(key);
-  if (known) return known;
-  const walker = buildRecordWalker(columns, excludedPaths);
-  if (walkers.size >= maxWalkers) walkers.delete(walkers.keys().next().value!);
-  walkers.set(key, walker);
-  return walker;
+  return walkers(key, () => buildRecordWalker(columns, excludedPaths));
 }
 
 /** The walkers built in this process, by their columns' paths and types. */
-const walkers = new Map<string, RecordWalker>();
-const maxWalkers = 1000;
+const walkers = processTable<RecordWalker>(1000);
 
 function buildRecordWalker(
   columns: readonly TypedColumn[],

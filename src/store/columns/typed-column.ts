@@ -1,4 +1,5 @@
 import type { ColumnType } from '../../../config/stream-definition.js';
+import { processTable } from '../process-table.js';
 
 /** Where a typed column came from: the catalogue (a field docs/api.md shows, stable name) or the data. */
 export type ColumnOrigin = 'spec' | 'inferred';
@@ -14,18 +15,13 @@ export interface TypedColumn {
 
 /**
  * Columns as the process holds them: the stores of many connections read the same columns of the
- * same streams, and each kept its own copies (a worker of 50 connections held ~300 column objects
+ * same streams, and each kept its own copies (a worker of 50 connections held ~150 column objects
  * and their paths per connection). A column is immutable, so one copy serves them all.
  */
-const columns = new Map<string, TypedColumn>();
-const maxColumns = 20_000;
+const columns = processTable<TypedColumn>(20_000);
 
-/** The process's copy of `column` (the column itself once the process holds `maxColumns`). */
+/** The process's copy of `column`, frozen. */
 export function sharedColumn(column: TypedColumn): TypedColumn {
   const key = `${column.name}\u0000${column.path.join('\u001f')}\u0000${column.type}\u0000${column.origin}`;
-  const known = columns.get(key);
-  if (known) return known;
-  const frozen = Object.freeze({ ...column, path: Object.freeze([...column.path]) });
-  if (columns.size < maxColumns) columns.set(key, frozen);
-  return frozen;
+  return columns(key, () => Object.freeze({ ...column, path: Object.freeze([...column.path]) }));
 }

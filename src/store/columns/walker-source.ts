@@ -1,3 +1,4 @@
+import { processTable } from '../process-table.js';
 import type { ColumnConverter, ColumnValue, misfit } from './column-values.js';
 import type { PageObservations, RecordWalker } from './page-observations.js';
 
@@ -83,15 +84,8 @@ export function compileWalker(root: PathNode, width: number, parts: WalkerParts)
 type WalkerFactory = (parts: WalkerParts, levels: unknown[], converters: ColumnConverter[]) => RecordWalker;
 
 /** The walkers compiled in this process, by source: a table of another connection of the same columns reuses its bytecode. */
-const factories = new Map<string, WalkerFactory>();
-const maxFactories = 1000;
+const factories = processTable<WalkerFactory>(1000);
 
 function walkerFactory(source: string): WalkerFactory {
-  let factory = factories.get(source);
-  if (!factory) {
-    factory = new Function('parts', 'levels', 'converters', source) as WalkerFactory;
-    if (factories.size >= maxFactories) factories.delete(factories.keys().next().value!);
-    factories.set(source, factory);
-  }
-  return factory;
+  return factories(source, () => new Function('parts', 'levels', 'converters', source) as WalkerFactory);
 }
