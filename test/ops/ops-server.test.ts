@@ -154,8 +154,9 @@ describe('ops server', () => {
   it('refuses a correctly signed webhook replayed after the tolerance of 300 s, or dated ahead by as much', async () => {
     const url = await start();
     const body = JSON.stringify({ streams: ['invoices'] });
+    // Well past the bound either way: a loaded machine may take seconds between these requests.
     const now = Math.floor(Date.now() / 1000);
-    for (const timestamp of [now - 301, now + 301]) {
+    for (const timestamp of [now - 400, now + 400]) {
       const response = await postWebhook(url, body, signBody(secret, body, timestamp));
       expect(response.status).toBe(401);
       expect(((await response.json()) as { error: string }).error).toMatch(/more than 300 s/);
