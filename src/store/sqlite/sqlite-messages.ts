@@ -79,8 +79,9 @@ export interface PageMessage {
  */
 export interface SqliteThread {
   /**
-   * One statement. `outsideTransaction`: no transaction of the caller is open, so a statement that
-   * only reads may run on this thread's own connection instead (`readHere`). @default false
+   * One statement. `outsideTransaction`: no transaction of the caller is open, so a read, or a
+   * data write while the thread has nothing in hand, may run on this thread's own connection
+   * instead (`runHere`). @default false
    */
   query(sql: string, params: readonly unknown[], outsideTransaction?: boolean): Promise<StatementResult>;
   upsert(work: UpsertWork): Promise<UpsertCounts>;
@@ -88,5 +89,7 @@ export interface SqliteThread {
   page(message: PageMessage): Promise<PageWorkResult>;
   /** Fills the temporary id set (see `idSetTable`) with (scope, value) pairs. */
   loadIdSet(table: string, pairs: ReadonlyArray<readonly [string, string]>): Promise<void>;
+  /** Settles once the thread has opened the file and takes the operations (or failed to start). */
+  started(): Promise<void>;
   close(): Promise<void>;
 }

@@ -36,10 +36,18 @@ export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
   let nextId = 0;
   let failure: Error | undefined;
   let ready = false;
+  let markReady!: () => void;
+  let markFailed!: (error: Error) => void;
+  const readied = new Promise<void>((resolve, reject) => {
+    markReady = resolve;
+    markFailed = reject;
+  });
+  readied.catch(() => undefined);
   let local: LocalConnection | undefined =
     options.path === ':memory:' ? undefined : localConnection(driverPath, options);
   const fail = (error: Error) => {
     failure ??= error;
+    markFailed(failure);
     for (const call of pending.values()) call.reject(error);
     pending.clear();
   };
@@ -52,6 +60,7 @@ export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
     worker.on('message', (reply: Reply) => {
       if (reply.ready) {
         ready = true;
+        markReady();
         return;
       }
       const call = pending.get(reply.id);
@@ -117,8 +126,11 @@ export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
   return {
     query: (sql, params, outsideTransaction = false) => {
       try {
-        const read = outsideTransaction && ready && local?.idle() ? local.readHere(sql, params) : undefined;
-        return read ? Promise.resolve(read) : call('query', { sql, params });
+        const here =
+          outsideTransaction && ready && local?.idle()
+            ? local.runHere(sql, params, { writes: pending.size === 0 && waiting === 0 })
+            : undefined;
+        return here ? Promise.resolve(here) : call('query', { sql, params });
       } catch (error) {
         return Promise.reject(error);
       }
@@ -126,6 +138,7 @@ export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
     upsert: (work) => call('upsert', work),
     page: (message) => call('page', message),
     loadIdSet: (table, pairs) => call('loadIdSet', { table, pairs }),
+    started: () => readied,
     async close() {
       local?.close();
       local = undefined;
@@ -150,11 +163,13 @@ function asError(thrown: unknown): Error {
 interface LocalConnection {
   run(op: keyof SqliteOperations, args: unknown): unknown;
   /**
-   * Runs a statement that only reads here, outside any transaction, and answers its rows;
-   * undefined for one that writes, or that this connection cannot prepare (a temporary table of
+   * Runs a statement here, outside any transaction, and answers as the thread would: a read
+   * always, a single-statement write only when `writes` (the thread has nothing in hand, so the
+   * write cannot overtake one sent before it) and the database is not locked at this moment.
+   * Undefined otherwise, or for a statement this connection cannot prepare (a temporary table of
    * the thread's): the thread runs those.
    */
-  readHere(sql: string, params: readonly unknown[]): StatementResult | undefined;
+  runHere(sql: string, params: readonly unknown[], options: { writes: boolean }): StatementResult | undefined;
   /** No transaction open: the next operation may move to the thread. */
   idle(): boolean;
   close(): void;
@@ -162,17 +177,19 @@ interface LocalConnection {
 
 /**
  * This thread's own connection, opened at its first operation (an open failure throws there). It
- * runs everything until the thread is up, then the reads made outside a transaction: a round trip
- * to the thread costs this thread more than most such reads (~50-100 µs of waking the other thread
- * and back against ~10 µs for a keyed read), and WAL lets it read beside the thread's writes. A
- * read sees what the thread committed; callers read what they await, never a page still on its way.
- * Statements that parse records (`valuesAtFunction`) stay on the thread: that is its work.
+ * runs everything until the thread is up, then the statements made outside a transaction that it
+ * can run at once: a round trip to the thread costs this thread more than most of them (~50-100 µs
+ * of waking the other thread and back against ~10 µs for a keyed read or ~30 µs for a run's row),
+ * and WAL lets it read beside the thread's writes. A read sees what the thread committed; callers
+ * read what they await, never a page still on its way. A write never waits here for the lock
+ * (busy_timeout 0): locked, it goes to the thread, which waits its turn. Statements that parse
+ * records (`valuesAtFunction`) stay on the thread: that is its work.
  */
 function localConnection(driverPath: string, options: SqliteThreadOptions): LocalConnection {
   let db: BetterSqlite3.Database | undefined;
   let operations: SqliteOperations | undefined;
-  const readers = new Map<string, BetterSqlite3.Statement | null>();
-  let reading = false;
+  const prepared = new Map<string, LocalStatement | null>();
+  let beside = false;
   const open = () => {
     if (!operations) {
       const Database = createRequire(import.meta.url)(driverPath) as typeof BetterSqlite3;
@@ -181,41 +198,65 @@ function localConnection(driverPath: string, options: SqliteThreadOptions): Loca
     }
     return operations;
   };
-  const reader = (sql: string) => {
-    let statement = readers.get(sql);
+  const statementFor = (sql: string) => {
+    let statement = prepared.get(sql);
     if (statement === undefined) {
       statement = null;
       if (!sql.includes(valuesAtFunction)) {
         try {
           open();
-          const prepared = db!.prepare(sql);
-          if (prepared.readonly && prepared.reader) statement = prepared;
+          const made = db!.prepare(sql);
+          if (made.readonly && made.reader) statement = { made, writes: false };
+          else if (dataWrite.test(sql)) statement = { made, writes: true };
         } catch {
           // Not preparable here (a temporary table of the thread's connection): the thread's.
         }
       }
-      if (readers.size >= maxReaders) readers.delete(readers.keys().next().value!);
-      readers.set(sql, statement);
+      if (prepared.size >= maxPrepared) prepared.delete(prepared.keys().next().value!);
+      prepared.set(sql, statement);
     }
     return statement;
   };
   return {
     run: (op, args) => (open()[op] as (input: unknown) => unknown)(args),
-    readHere(sql, params) {
-      if (!reading) {
+    runHere(sql, params, { writes }) {
+      if (!beside) {
         // Keyed reads need little cache of their own (the OS caches the file): the thread's
         // connection keeps better-sqlite3's 16 MB, this one SQLite's usual 2 MB.
         open();
         db!.pragma('cache_size = -2000');
-        reading = true;
+        db!.pragma('busy_timeout = 0');
+        beside = true;
       }
-      const statement = reader(sql);
-      return statement ? { rows: statement.all(params) } : undefined;
+      const statement = statementFor(sql);
+      if (!statement || (statement.writes && !writes)) return undefined;
+      try {
+        if (statement.made.reader) return { rows: statement.made.all(params) };
+        const { changes, lastInsertRowid } = statement.made.run(params);
+        return { changes, lastInsertRowid };
+      } catch (error) {
+        if (isBusy(error)) return undefined;
+        throw error;
+      }
     },
     idle: () => !db?.inTransaction,
     close: () => db?.close(),
   };
 }
 
-/** Read statements this thread keeps prepared. */
-const maxReaders = 200;
+interface LocalStatement {
+  readonly made: BetterSqlite3.Statement;
+  readonly writes: boolean;
+}
+
+/** The writes this connection may run: data only (a temporary table or a pragma is the thread's connection's). */
+const dataWrite = /^\s*(insert|update|delete)\s/i;
+
+/** SQLite answered that another connection holds the lock (SQLITE_BUSY and its extended codes). */
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+/** Statements this thread keeps prepared. */
+const maxPrepared = 200;
