@@ -10,7 +10,8 @@ interface WindowState {
 
 /**
  * A time window read from the last window's end, minus an overlap for late arrivals, up to now.
- * Records read twice are deduplicated by key (the upsert); the window's end is committed with them.
+ * Records read twice are deduplicated by key (the upsert); the window's end is committed with them
+ * (an empty window commits nothing: the next one starts where the last committed one ended).
  * `--full` and `--reconcile` re-read the whole lookback, catching arrivals later than the overlap.
  */
 export const windowStrategy: StreamStrategy<WindowStream> = {
@@ -20,16 +21,17 @@ export const windowStrategy: StreamStrategy<WindowStream> = {
   async run(partition) {
     const { client, definition, run, settings } = partition;
     const to = partition.now();
-    const from = windowStart(
-      partition.full || partition.reconcile ? null : (run.state().strategyState as WindowState | null),
-      to,
-      settings.sync,
-    );
+    const committed = run.state().strategyState as WindowState | null;
+    const from = windowStart(partition.full || partition.reconcile ? null : committed, to, settings.sync);
     const items = await client.driverList(definition, {
       operatorId: partition.partition,
       query: { [definition.fromParam]: from.toISOString(), [definition.toParam]: to.toISOString() },
       signal: partition.signal,
     });
+    // An empty window leaves the committed end where it is: the next window starts there and so
+    // still covers this one (a message arriving late in it is found), and a quiet operator's run
+    // writes only its row. The first window is committed, empty or not: the partition has synced.
+    if (items.length === 0 && committed?.windowEnd) return;
     const origin = {
       stream: partition.stream,
       partition: partition.partition,
