@@ -18,7 +18,7 @@ import type {
   SyncState,
 } from './store-types.js';
 import type { StreamTable } from './stream-tables.js';
-import { finishRun, type RunStart, recordEndedRun, startRun } from './sync-runs.js';
+import { endedRunValues, finishRun, type RunStart, startRun } from './sync-runs.js';
 import { readState, startRunReadingState } from './sync-state.js';
 import { inTransaction, type RunWrite } from './transaction.js';
 import { writePage } from './write-page.js';
@@ -262,7 +262,8 @@ export class PartitionRun {
       return;
     }
     // A write after this (none is due: the strategy has ended) finds the row and carries its id.
-    this.#recording = this.#context.retry('recordRun', () => recordEndedRun(db, start, input));
+    const row = endedRunValues(start, input);
+    this.#recording = this.#context.retry('recordRun', () => this.#context.endedRuns.record(row));
     this.#runId = await this.#recording;
   }
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { StoreDatabase, StreamTables } from './database.js';
+import { createEndedRuns, type EndedRuns } from './ended-runs.js';
 import { createRowMapper, type RowMapper } from './row-mapping.js';
 import { createSchemaRegistry, type SchemaRegistry } from './schema/schema-registry.js';
 import type { PageUpsert, StoreDialect } from './store-dialect.js';
@@ -29,6 +30,8 @@ export interface StoreContext {
    * a busy database costs a repeat, not the run. A refusal names `what` (@default the verb).
    */
   retry<T>(verb: string, run: () => Promise<T>, what?: string): Promise<T>;
+  /** The rows of runs that wrote nothing else, written a turn of the event loop at a time. */
+  readonly endedRuns: EndedRuns;
 }
 
 export function createStoreContext(
@@ -55,6 +58,7 @@ export function createStoreContext(
     mapper: (table) => cached(mappers, table, () => createRowMapper(table)),
     upsert: (table) => cached(upserts, table, () => dialect.createPageUpsert(table)),
     retry: (verb, run, what) => withStoreRetry(verb, run, retry, what),
+    endedRuns: createEndedRuns(dialect.db),
   };
 }
 

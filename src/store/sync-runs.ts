@@ -53,13 +53,9 @@ const runStart = statementOnce((db, run: RunStart) =>
   db.insertInto('sync_runs').values(runStartValues(run)).returning('id'),
 );
 
-/** Records a run that wrote nothing else, once it ended: one row, start to finish; its id. */
-export async function recordEndedRun(
-  db: Kysely<StoreDatabase>,
-  run: RunStart,
-  input: FinishRunInput,
-): Promise<number> {
-  const values = {
+/** A run that wrote nothing else, once it ended: its whole row, start to finish. */
+export function endedRunValues(run: RunStart, input: FinishRunInput): Insertable<SyncRunsTable> {
+  return {
     stream: run.stream,
     partition: run.partition,
     trigger: run.trigger,
@@ -67,13 +63,7 @@ export async function recordEndedRun(
     rejected: 0,
     ...runEndValues(input),
   };
-  const [row] = (await endedRun(db, values)).rows;
-  return Number(row!.id);
 }
-
-const endedRun = statementOnce((db, run: Insertable<SyncRunsTable>) =>
-  db.insertInto('sync_runs').values(run).returning('id'),
-);
 
 export async function finishRun(
   db: Kysely<StoreDatabase>,

@@ -78,6 +78,27 @@ describeOnEachDialect('runs and reads', (fixture) => {
     ]);
   });
 
+  it('records runs that wrote nothing and end together each as its own row, two of one partition included', async () => {
+    const partitions = [...Array.from({ length: 250 }, (_, i) => `op${i}`), 'op7'];
+    const runs = await Promise.all(partitions.map((partition) => clocked('tasks', partition).opening));
+    await Promise.all(
+      runs.map((run, i) =>
+        run.finish({ result: i % 2 ? 'failed' : 'succeeded', error: i % 2 ? `#${i}` : null }),
+      ),
+    );
+    const ids = runs.map((run) => run.runId);
+    expect(new Set(ids).size).toBe(partitions.length);
+    const listed = await store().listRuns({ stream: 'tasks', limit: 1000 });
+    const byId = new Map(listed.map((row) => [row.id, row]));
+    runs.forEach((run, i) => {
+      expect(byId.get(run.runId!)).toMatchObject({
+        partition: partitions[i],
+        result: i % 2 ? 'failed' : 'succeeded',
+        error: i % 2 ? `#${i}` : null,
+      });
+    });
+  });
+
   it("keeps a partition's latest success when a later run recorded whole failed", async () => {
     const first = clocked('tasks', 'op4');
     const succeeded = await first.opening;
