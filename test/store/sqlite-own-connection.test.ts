@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -57,6 +57,17 @@ describe("the SQLite thread's caller's own connection", () => {
       { id: 1, name: 'sent first' },
       { id: 2, name: 'sent second' },
     ]);
+  });
+
+  it('has the thread copy the WAL back as writes made here pile up: the WAL stays bounded', async () => {
+    await thread.query('create index runs_name on runs (name)', []);
+    for (let i = 0; i < 4000; i++) {
+      await thread.query('insert into runs (name) values (?)', [`run ${i} ${'x'.repeat(200)}`], true);
+    }
+    await thread.query('select 1', []);
+    // Without a checkpoint each write leaves two pages or more in the WAL: 4,000 writes ~ 33 MB.
+    expect(statSync(`${path}-wal`).size).toBeLessThan(12 * 1024 * 1024);
+    expect(await thread.query('select count(*) as n from runs', [], true)).toEqual({ rows: [{ n: 4000 }] });
   });
 
   it('answers a write made here as the thread would: its changes and the new row id', async () => {

@@ -130,6 +130,11 @@ export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
           outsideTransaction && ready && local?.idle()
             ? local.runHere(sql, params, { writes: pending.size === 0 && waiting === 0 })
             : undefined;
+        if (local?.checkpointDue()) {
+          // The WAL this connection wrote is copied back by the thread, off this thread's time:
+          // passive, it never waits for a reader or a writer, and a failed one is retried next time.
+          call('query', { sql: 'pragma wal_checkpoint(passive)', params: [] }).catch(() => undefined);
+        }
         return here ? Promise.resolve(here) : call('query', { sql, params });
       } catch (error) {
         return Promise.reject(error);
@@ -172,6 +177,8 @@ interface LocalConnection {
   runHere(sql: string, params: readonly unknown[], options: { writes: boolean }): StatementResult | undefined;
   /** No transaction open: the next operation may move to the thread. */
   idle(): boolean;
+  /** Whether this connection wrote enough since the last time it said so for the thread to checkpoint. */
+  checkpointDue(): boolean;
   close(): void;
 }
 
@@ -190,6 +197,7 @@ function localConnection(driverPath: string, options: SqliteThreadOptions): Loca
   let operations: SqliteOperations | undefined;
   const prepared = new Map<string, LocalStatement | null>();
   let beside = false;
+  let writesSinceCheckpoint = 0;
   const open = () => {
     if (!operations) {
       const Database = createRequire(import.meta.url)(driverPath) as typeof BetterSqlite3;
@@ -226,11 +234,14 @@ function localConnection(driverPath: string, options: SqliteThreadOptions): Loca
         open();
         db!.pragma('cache_size = -2000');
         db!.pragma('busy_timeout = 0');
+        // Never a checkpoint here (its copy and fsync would stall this thread): see checkpointDue.
+        db!.pragma('wal_autocheckpoint = 0');
         beside = true;
       }
       const statement = statementFor(sql);
       if (!statement || (statement.writes && !writes)) return undefined;
       try {
+        if (statement.writes) writesSinceCheckpoint++;
         if (statement.made.reader) return { rows: statement.made.all(params) };
         const { changes, lastInsertRowid } = statement.made.run(params);
         return { changes, lastInsertRowid };
@@ -240,6 +251,11 @@ function localConnection(driverPath: string, options: SqliteThreadOptions): Loca
       }
     },
     idle: () => !db?.inTransaction,
+    checkpointDue() {
+      if (writesSinceCheckpoint < writesPerCheckpoint) return false;
+      writesSinceCheckpoint = 0;
+      return true;
+    },
     close: () => db?.close(),
   };
 }
@@ -257,6 +273,12 @@ function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
+
+/**
+ * Writes of this thread's connection between two checkpoints the thread is asked for: a run's row
+ * is a few pages of WAL, so ~1,000 pages, SQLite's own auto-checkpoint interval.
+ */
+const writesPerCheckpoint = 200;
 
 /** Statements this thread keeps prepared. */
 const maxPrepared = 200;
