@@ -25,8 +25,10 @@ const pageLimit = 50;
 
 beforeAll(async () => {
   sim = await startSim({ invoices: 3000, clients: 40, operators: 1, seed: 11 });
-  // Slow pages: 60 pages of 40 ms each, at least 2.4 s, so the faults land in the middle of a run.
-  await createSimAdminClient({ url: sim.url }).setFaults({ latencyMs: 40 });
+  // Slow pages: 60 pages of 70 ms each, at least 4.2 s, so the faults land in the middle of a run,
+  // and several of them: a connection seen busy may have finished its statement by the time it is
+  // dropped (the pool then just replaces it), so not every drop cuts a write.
+  await createSimAdminClient({ url: sim.url }).setFaults({ latencyMs: 70 });
   dir = mkdtempSync(join(tmpdir(), 'tms-infra-'));
 });
 
