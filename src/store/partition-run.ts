@@ -19,7 +19,7 @@ import type {
 } from './store-types.js';
 import type { StreamTable } from './stream-tables.js';
 import { endedRunValues, finishRun, type RunStart, startRun } from './sync-runs.js';
-import { readState, startRunReadingState } from './sync-state.js';
+import { readState, startRunReadingState, stateVersion } from './sync-state.js';
 import { inTransaction, type RunWrite } from './transaction.js';
 import { writePage } from './write-page.js';
 
@@ -179,6 +179,13 @@ export class PartitionRun {
       settledScope(this.#context, this.#table, input),
     );
     if (!settled || settled.live !== settled.seen || settled.seen !== pass.records.length) return false;
+    // The pass's records are now the scope's live rows, at the version this run read.
+    if (this.#input.partition === (pass.scope ?? ''))
+      this.#context.passReferences.remember(
+        this.#table,
+        { scope: pass.scope, version: this.#state.current.version },
+        pass.records,
+      );
     this.#counts.pages += 1;
     this.#counts.records += pass.records.length;
     this.#count({ unchanged: pass.records.length });
@@ -240,7 +247,14 @@ export class PartitionRun {
   }
 
   /** The distinct ids at `path` of another stream's live rows (the goods of the operator's tasks), sorted. */
-  referencedIds(stream: string, path: string, scope?: string): Promise<string[]> {
+  async referencedIds(stream: string, path: string, scope?: string): Promise<string[]> {
+    const references = this.#context.passReferences;
+    if (references.knows(stream, scope)) {
+      const { db } = this.#context.dialect;
+      const version = await this.#context.retry('stateVersion', () => stateVersion(db, stream, scope ?? ''));
+      const remembered = references.recall(stream, scope, path, version);
+      if (remembered) return remembered;
+    }
     return this.#context.retry('referencedIds', () => referencedIds(this.#context, stream, { path, scope }));
   }
 

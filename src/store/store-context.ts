@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { StoreDatabase, StreamTables } from './database.js';
 import { createEndedRuns, type EndedRuns } from './ended-runs.js';
+import { createPassReferences, type PassReferences } from './pass-references.js';
 import { createRowMapper, type RowMapper } from './row-mapping.js';
 import { createSchemaRegistry, type SchemaRegistry } from './schema/schema-registry.js';
 import type { PageUpsert, StoreDialect } from './store-dialect.js';
@@ -32,6 +33,8 @@ export interface StoreContext {
   retry<T>(verb: string, run: () => Promise<T>, what?: string): Promise<T>;
   /** The rows of runs that wrote nothing else, written a turn of the event loop at a time. */
   readonly endedRuns: EndedRuns;
+  /** The ids other streams fetch by, from the unchanged snapshot passes of this process. */
+  readonly passReferences: PassReferences;
 }
 
 export function createStoreContext(
@@ -59,6 +62,7 @@ export function createStoreContext(
     upsert: (table) => cached(upserts, table, () => dialect.createPageUpsert(table)),
     retry: (verb, run, what) => withStoreRetry(verb, run, retry, what),
     endedRuns: createEndedRuns(dialect.db),
+    passReferences: createPassReferences(),
   };
 }
 

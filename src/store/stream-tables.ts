@@ -32,6 +32,8 @@ export interface StreamTable {
   readonly parent: string | null;
   /** The child streams refreshed per changed record of this one. */
   readonly children: readonly string[];
+  /** The record paths other streams fetch by the ids found at (`idsFrom`: the goods of the tasks). */
+  readonly referencedPaths: readonly string[];
   /** When history mode was switched on (ISO 8601, `stream_schemas.history_since`); null: off (docs/history.md). */
   readonly history: string | null;
 }
@@ -111,6 +113,13 @@ export function streamTables(
     const children = Object.entries(catalogue)
       .filter(([, other]) => other.strategy === 'child' && other.parent === name)
       .map(([child]) => child);
+    const referencedPaths = [
+      ...new Set(
+        Object.values(catalogue).flatMap((other) =>
+          'idsFrom' in other && other.idsFrom?.stream === name ? [other.idsFrom.path] : [],
+        ),
+      ),
+    ];
     tables.set(
       name,
       Object.freeze({
@@ -122,6 +131,7 @@ export function streamTables(
         keyField,
         parent,
         children,
+        referencedPaths,
         history: null,
       }),
     );

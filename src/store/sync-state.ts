@@ -115,6 +115,24 @@ export async function everCommitted(
   return found.rows.length > 0;
 }
 
+/** The partition's state version (`sync_state.version`): 0 when it was never written. */
+export async function stateVersion(
+  db: Kysely<StoreDatabase>,
+  stream: string,
+  partition: string,
+): Promise<number> {
+  const [row] = (await versionOf(db, { stream, partition })).rows;
+  return row ? Number(row.version) : 0;
+}
+
+const versionOf = statementOnce((db, at: { stream: string; partition: string }) =>
+  db
+    .selectFrom('sync_state')
+    .select('version')
+    .where('stream', '=', at.stream)
+    .where('partition', '=', at.partition),
+);
+
 const committedInStream = statementOnce((db, at: { stream: string }) =>
   db
     .selectFrom('sync_state')

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
+import { openStore } from '../../src/store/open-store.js';
 import type { StoreRecord } from '../../src/store/store.js';
 import { valuesAtPath } from '../../src/store/values-at-path.js';
 import { describeOnEachDialect, useStore } from '../support/on-each-dialect.js';
@@ -55,6 +56,42 @@ describeOnEachDialect('the ids a stream references', (fixture) => {
     expect(await run.referencedIds('tasks', 'id', 'op2')).toEqual(['t5']);
     // The key field: read from the rows' ids, the record held as text among them.
     expect(await run.referencedIds('tasks', 'id', 'op1')).toEqual(['t1', 't2', 't3', 't6']);
+  });
+
+  it("come from an unchanged pass while its partition's state stays at that version, from the rows once it moves", async () => {
+    const before = keyed([
+      task('t1', { goods: [{ id: 'g1' }], client: { id: 'c1' } }),
+      task('t2', { goods: { id: 'g2' } }),
+    ]);
+    await write('op1', before);
+    const tasks = await openTestRun(store(), 'tasks', { partition: 'op1' });
+    expect(await tasks.keepUnchangedPass({ scope: 'op1', records: before })).toBe(true);
+    await tasks.finish({ result: 'succeeded', error: null });
+    expect(await (await reader()).referencedIds('tasks', 'goods.id', 'op1')).toEqual(['g1', 'g2']);
+    expect(await (await reader()).referencedIds('tasks', 'client.id', 'op1')).toEqual(['c1']);
+
+    // Changed under the store's verbs, the partition's state left as it was: the pass still says.
+    const url = await fixture.url();
+    const edit =
+      fixture.dialect === 'postgres'
+        ? "update tasks set data = replace(data::text, 'g2', 'g3')::jsonb where id = 't2'"
+        : "update tasks set data = replace(data, 'g2', 'g3') where id = 't2'";
+    await fixture.query(url, edit);
+    expect(await (await reader()).referencedIds('tasks', 'goods.id', 'op1')).toEqual(['g1', 'g2']);
+
+    // A write of the partition by another store (another process) moves its version: read from the rows.
+    const other = await openStore(url);
+    try {
+      await commitRecords(
+        other,
+        'tasks',
+        { scope: 'op1', records: keyed([task('t1', { goods: [{ id: 'g4' }] })]) },
+        { partition: 'op1', now },
+      );
+    } finally {
+      await other.close();
+    }
+    expect(await (await reader()).referencedIds('tasks', 'goods.id', 'op1')).toEqual(['g3', 'g4']);
   });
 
   it('at the key field are what valuesAtPath finds, the ids of any spelling', async () => {
