@@ -253,7 +253,7 @@ export class PartitionRun {
       const { db } = this.#context.dialect;
       const version = await this.#context.retry('stateVersion', () => stateVersion(db, stream, scope ?? ''));
       const remembered = references.recall(stream, scope, path, version);
-      if (remembered) return remembered;
+      if (remembered) return [...remembered];
     }
     return this.#context.retry('referencedIds', () => referencedIds(this.#context, stream, { path, scope }));
   }

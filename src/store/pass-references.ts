@@ -13,7 +13,12 @@ import { valuesAtPath } from './values-at-path.js';
 export interface PassReferences {
   remember(table: StreamTable, at: PassAt, records: readonly StoreRecord[]): void;
   /** The ids at `path` of the scope's live rows as remembered at that version; undefined when not known. */
-  recall(stream: string, scope: string | undefined, path: string, version: number): string[] | undefined;
+  recall(
+    stream: string,
+    scope: string | undefined,
+    path: string,
+    version: number,
+  ): readonly string[] | undefined;
   /** Whether anything is remembered of the scope (worth reading the state's version for). */
   knows(stream: string, scope: string | undefined): boolean;
 }
@@ -26,7 +31,7 @@ export interface PassAt {
 
 interface Remembered {
   readonly version: number;
-  readonly byPath: ReadonlyMap<string, string[]>;
+  readonly byPath: ReadonlyMap<string, readonly string[]>;
 }
 
 export function createPassReferences(): PassReferences {
@@ -35,7 +40,7 @@ export function createPassReferences(): PassReferences {
   return {
     remember(table, at, records) {
       if (table.referencedPaths.length === 0) return;
-      const byPath = new Map<string, string[]>();
+      const byPath = new Map<string, readonly string[]>();
       for (const path of table.referencedPaths) byPath.set(path, idsAt(table, path, records));
       remembered.set(keyOf(table.name, at.scope), { version: at.version, byPath });
     },
