@@ -130,9 +130,10 @@ export function startSqliteThread(options: SqliteThreadOptions): SqliteThread {
           outsideTransaction && ready && local?.idle()
             ? local.runHere(sql, params, { writes: pending.size === 0 && waiting === 0 })
             : undefined;
-        if (local?.checkpointDue()) {
+        if (outsideTransaction && local?.checkpointDue()) {
           // The WAL this connection wrote is copied back by the thread, off this thread's time:
           // passive, it never waits for a reader or a writer, and a failed one is retried next time.
+          // Only between transactions: inside one (BEGIN already on its way) it could not run.
           call('query', { sql: 'pragma wal_checkpoint(passive)', params: [] }).catch(() => undefined);
         }
         return here ? Promise.resolve(here) : call('query', { sql, params });
