@@ -16,6 +16,8 @@ import { promisify } from 'node:util';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { connectionQueueName } from '../config/connections/connection-settings.js';
+import { readHeartbeats } from '../jobs/worker-heartbeat.js';
 import { differencesFromTruth } from '../src/cli/store-vs-truth.js';
 import { createSimAdminClient } from '../src/sim/sim-admin-client.js';
 import { openStore } from '../src/store/open-store.js';
@@ -89,6 +91,17 @@ export interface BesideRow {
   /** Runs that started more than 10 s after `connections pause` / `connections remove` (0 is the target). */
   readonly runsAfterPause: number;
   readonly runsAfterRemove: number;
+  /** The others' partitions over their bound, by the worker process that ran their connection. */
+  readonly overByProcess: readonly ProcessShare[];
+}
+
+/** One worker process's connections (their heartbeats say who runs each) and their partitions over the bound. */
+export interface ProcessShare {
+  readonly pid: number;
+  readonly connections: number;
+  /** It runs the big connection. */
+  readonly big: boolean;
+  readonly over: number;
 }
 
 const connectionName = (account: number) => `a${String(account).padStart(3, '0')}`;
@@ -344,6 +357,7 @@ async function besideDrills(ctx: DrillContext): Promise<BesideRow> {
       ).rows[0]!.n,
     );
   const mirrored = await ctx.db.query<{ n: number }>('select count(*)::int as n from tms_big.invoices');
+  const overByProcess = await sharesByProcess(ctx, [...others.keys(), 'big'], lag.overByConnection);
   const activeLeft = await activeJobs(ctx.redis, ctx.prefix, [`tms-sync.${paused}`, 'tms-sync.gone']);
   ctx.log(`  jobs active at the end in the paused and removed queues: ${activeLeft}`);
   return {
@@ -353,7 +367,28 @@ async function besideDrills(ctx: DrillContext): Promise<BesideRow> {
     lag,
     runsAfterPause: (await startedAfter('tms_a002')) + activeLeft,
     runsAfterRemove: await startedAfter('tms_gone'),
+    overByProcess,
   };
+}
+
+/** Which live process runs each connection (its queue's heartbeats), and the others' partitions over the bound in each. */
+async function sharesByProcess(
+  ctx: DrillContext,
+  connections: readonly string[],
+  overByConnection: Readonly<Record<string, number>>,
+): Promise<ProcessShare[]> {
+  const shares = new Map<number, { connections: number; big: boolean; over: number }>();
+  for (const connection of connections) {
+    const queueName = connection === 'default' ? 'tms-sync' : connectionQueueName('tms-sync', connection);
+    const beats = await readHeartbeats(ctx.redis, { queuePrefix: ctx.prefix, queueName });
+    const pid = beats.find((beat) => beat.alive)?.pid ?? 0;
+    const share = shares.get(pid) ?? { connections: 0, big: false, over: 0 };
+    share.connections += 1;
+    share.big ||= connection === 'big';
+    share.over += overByConnection[connection] ?? 0;
+    shares.set(pid, share);
+  }
+  return [...shares].map(([pid, share]) => ({ pid, ...share })).sort((a, b) => b.over - a.over);
 }
 
 // A first run later than the target (10 s) is a figure the row reports as missed, not a failure of

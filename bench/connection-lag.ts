@@ -32,6 +32,8 @@ export interface LagSummary {
   readonly worstExcessSeconds: number;
   /** The longest gap between two consecutive runs' starts, beyond the interval. */
   readonly latestStartSeconds: number;
+  /** Partitions over their bound, by connection (the part of `partition` before its first `/`). */
+  readonly overByConnection: Readonly<Record<string, number>>;
 }
 
 /** Every run that started from `sinceMs` in the given schemas (connection name -> schema), one query. */
@@ -75,6 +77,7 @@ export function summarizeLag(spans: readonly PartitionRunSpan[], intervalSeconds
   let over = 0;
   let worstExcess = 0;
   let latestStart = 0;
+  const overByConnection: Record<string, number> = {};
   for (const [partition, runs] of byPartition) {
     runs.sort((a, b) => a.startedMs - b.startedMs);
     let excess = 0;
@@ -87,7 +90,11 @@ export function summarizeLag(spans: readonly PartitionRunSpan[], intervalSeconds
       excess = Math.max(excess, lag - limit);
       latestStart = Math.max(latestStart, (later.startedMs - earlier.startedMs) / 1000 - intervalSeconds);
     }
-    if (excess > 0) over += 1;
+    if (excess > 0) {
+      over += 1;
+      const connection = partition.slice(0, partition.indexOf('/'));
+      overByConnection[connection] = (overByConnection[connection] ?? 0) + 1;
+    }
     worstExcess = Math.max(worstExcess, excess);
   }
   return {
@@ -101,5 +108,6 @@ export function summarizeLag(spans: readonly PartitionRunSpan[], intervalSeconds
     partitionsOverLimit: over,
     worstExcessSeconds: worstExcess,
     latestStartSeconds: latestStart,
+    overByConnection,
   };
 }

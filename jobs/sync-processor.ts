@@ -9,6 +9,7 @@ import type { PartitionSummary, RunProgress } from '../src/sync/run-options.js';
 import type { SyncEngine } from '../src/sync/sync-engine.js';
 import type { BackfillClassifier } from './backfill-priority.js';
 import { enqueueDependentRuns, enqueueRun, enqueueStreams } from './enqueue-run.js';
+import type { FleetPace } from './fleet-pace.js';
 import {
   postpone,
   putBack,
@@ -51,6 +52,8 @@ export interface SyncProcessorOptions {
   readonly classifier?: BackfillClassifier;
   /** The process's runs in flight, shared with its other connections (run-slots.ts). @default no limit of its own */
   readonly slots?: RunSlots;
+  /** Told when scheduled runs start; backfills give way to them while they start late (fleet-pace.ts). @default no pacing */
+  readonly pace?: FleetPace;
 }
 
 /**
@@ -218,12 +221,40 @@ async function runJob(options: SyncProcessorOptions, job: SyncJob, signal: Abort
       .catch((error: unknown) => log.warn({ err: error }, 'progress not saved'));
   };
   if (signal.aborted) return undefined;
+  const paced = await pacing(options, job);
   const summary = await options.engine.runPartition(stream as StreamName, partition, {
     trigger,
     full,
     reconcile,
     signal,
     onProgress,
+    ...(paced ? { giveWay: paced.giveWay } : {}),
   });
+  const gaveWayMs = Math.round(paced?.waitedMs() ?? 0);
+  if (gaveWayMs > 0) log.info({ gaveWayMs }, 'the backfill gave way to scheduled runs starting late');
   return summary;
+}
+
+/**
+ * A scheduled run tells the fleet how late it starts; a backfill gets a give-way that counts its
+ * own waits (fleet-pace.ts). Undefined: the run does not give way.
+ */
+async function pacing(options: SyncProcessorOptions, job: SyncJob) {
+  const { pace } = options;
+  if (!pace) return undefined;
+  // A scheduler's tick is due at its creation plus its delay (BullMQ's job schedulers). A tick
+  // that runs is never a backfill: those are handed over (tickHandedOver).
+  if (job.name === jobNames.tick) {
+    pace.started(Date.now() - (job.timestamp + (job.delay ?? 0)));
+    return undefined;
+  }
+  const backfill = job.data.full === true || ((await options.classifier?.isBackfill(job.data)) ?? false);
+  if (!backfill) return undefined;
+  let waited = 0;
+  return {
+    async giveWay(signal: AbortSignal) {
+      waited += await pace.giveWay(signal);
+    },
+    waitedMs: () => waited,
+  };
 }

@@ -8,6 +8,7 @@ import type { Logger } from '../src/logger.js';
 import type { PartitionSummary } from '../src/sync/run-options.js';
 import type { SyncEngine } from '../src/sync/sync-engine.js';
 import type { BackfillClassifier } from './backfill-priority.js';
+import type { FleetPace } from './fleet-pace.js';
 import { type SchedulerSync, syncSchedulers } from './job-schedulers.js';
 import type { Readiness } from './readiness.js';
 import type { RunSlots } from './run-slots.js';
@@ -49,6 +50,8 @@ export interface SyncWorkerOptions {
   readonly classifier?: BackfillClassifier;
   /** The process's runs in flight, shared with its other connections (run-slots.ts). @default none */
   readonly slots?: RunSlots;
+  /** Backfills give way while scheduled runs start late (fleet-pace.ts). @default no pacing */
+  readonly pace?: FleetPace;
 }
 
 export interface StopOptions {

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Settings } from '../../config/settings.js';
 import { backfillClassifier } from '../../jobs/backfill-priority.js';
+import { createFleetPace, type FleetPace } from '../../jobs/fleet-pace.js';
 import type { Readiness } from '../../jobs/readiness.js';
 import { createRedisBudget } from '../../jobs/redis-request-budget.js';
 import type { RunSlots } from '../../jobs/run-slots.js';
@@ -27,10 +28,11 @@ export interface ConnectionWorkerOptions {
   readonly logger: Logger;
   /**
    * What a worker of many connections adds (`worker --all-connections`): the process's run slots,
-   * backfills behind incremental runs, every metric labelled with the connection, and this many
-   * jobs held at once. @default one connection alone, as `worker` always ran
+   * backfills behind incremental runs, every metric labelled with the connection, this many
+   * jobs held at once, and the fleet's pace (one for all its connections). @default one
+   * connection alone, as `worker` always ran, its pace its queue's
    */
-  readonly fleet?: { readonly slots: RunSlots; readonly concurrency: number };
+  readonly fleet?: { readonly slots: RunSlots; readonly concurrency: number; readonly pace: FleetPace };
   /** The process's write-back delivery, shared by its connections. @default one of this connection alone */
   readonly delivery?: CommandDelivery;
 }
@@ -119,6 +121,7 @@ export async function openConnectionWorker(options: ConnectionWorkerOptions): Pr
         onRun: (summary) => metrics.observeRun(summary),
         onRetry: (data) => metrics.observeRetry(data.stream),
         readiness: recentReadiness,
+        pace: fleet?.pace ?? createFleetPace({ redis, settings: settings.worker }),
         ...(fleet
           ? {
               slots: fleet.slots,

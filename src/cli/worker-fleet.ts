@@ -4,6 +4,7 @@ import { connectionNames, resolveConnection } from '../../config/resolve-connect
 import type { Settings } from '../../config/settings.js';
 import { followConnectionNews } from '../../jobs/connection-news.js';
 import { type FleetMembers, joinFleet } from '../../jobs/fleet-members.js';
+import { createFleetPace } from '../../jobs/fleet-pace.js';
 import { createRunSlots } from '../../jobs/run-slots.js';
 import { openSyncQueue } from '../../jobs/sync-queue.js';
 import { heartbeatKey } from '../../jobs/worker-heartbeat.js';
@@ -56,6 +57,7 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
   const fleetShare = {
     slots,
     concurrency: Math.min(file.worker.connectionConcurrency, file.worker.concurrency),
+    pace: createFleetPace({ redis, settings: file.worker }),
   };
   // One delivery for all connections: their outboxes asked together (one statement per database).
   const delivery = startCommandDelivery({ everyMs: file.commands.everyMs });

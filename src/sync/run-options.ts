@@ -23,6 +23,12 @@ export interface RunOptions {
   readonly trigger?: RunTrigger;
   /** Stops the run between requests and pages; at most the uncommitted page is lost. */
   readonly signal?: AbortSignal;
+  /**
+   * Awaited before each further page a long run fetches (a listing's next page, a parent's
+   * children): the worker's backfills give way there to cycles that start late (jobs/fleet-pace.ts).
+   * Called with the run's signal. @default none
+   */
+  readonly giveWay?: (signal: AbortSignal) => Promise<void>;
   /** Called after every committed page. */
   readonly onProgress?: (progress: RunProgress) => void;
   /** `run` of several streams: called as each partition ends. */

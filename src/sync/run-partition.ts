@@ -81,6 +81,7 @@ export async function runPartition(
       reconcile: options.reconcile ?? false,
       signal,
       run,
+      giveWay: giveWayOf(options, signal),
     });
   } catch (error) {
     result = options.signal?.aborted ? 'interrupted' : 'failed';
@@ -106,6 +107,13 @@ export async function runPartition(
       `deletes held back by the mass-delete guard; see tms-sync status, apply with tms-sync approve-deletes ${stream}`,
     );
   return summary;
+}
+
+const keepGoing = () => Promise.resolve();
+
+function giveWayOf(options: RunOptions, signal: AbortSignal): () => Promise<void> {
+  const { giveWay } = options;
+  return giveWay ? () => giveWay(signal) : keepGoing;
 }
 
 /** The mass-delete guard of a run: the settings' thresholds, everything applied with `--approve-deletes`. */

@@ -24,6 +24,8 @@ export interface PartitionContext<D extends StreamDefinition = StreamDefinition>
   /** Stops the run between requests and pages. */
   readonly signal: AbortSignal | undefined;
   readonly run: PartitionRun;
+  /** Awaited before each further page or parent fetched: a backfill's pause while the fleet is late (RunOptions.giveWay). */
+  readonly giveWay: () => Promise<void>;
 }
 
 /**

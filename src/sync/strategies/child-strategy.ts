@@ -45,7 +45,9 @@ export const childStrategy: StreamStrategy<ChildStream> = {
       await pMap(
         parentsToFetch(work, committer, settled),
         (item) => {
-          const fetched = refreshParent(partition, committer, item.batch, item.parentId);
+          const fetched = partition
+            .giveWay()
+            .then(() => refreshParent(partition, committer, item.batch, item.parentId));
           inFlight.add(fetched);
           return fetched.finally(() => inFlight.delete(fetched));
         },

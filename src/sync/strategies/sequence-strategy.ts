@@ -106,6 +106,7 @@ async function commitPages(
             },
           },
     });
+    if (!last) await partition.giveWay();
   }
 }
 

@@ -1,0 +1,38 @@
+import { expect, it } from 'vitest';
+import { describeOnEachDialect, useSyncSetup } from '../support/on-each-dialect.js';
+
+// Issue #35: a backfill gives way to cycles that start late. The engine's side: a run asks before
+// each further page of a listing and before each parent whose children it fetches, with its signal.
+
+describeOnEachDialect('a run that gives way', (fixture) => {
+  const { store, setup } = useSyncSetup(fixture, { invoices: 350, clients: 20, operators: 1 });
+
+  it('asks before each further listing page and before each parent, with its own signal', async () => {
+    const asked: AbortSignal[] = [];
+    const giveWay = async (signal: AbortSignal) => {
+      asked.push(signal);
+    };
+    const invoices = await setup().engine.runPartition('invoices', '', { giveWay });
+    expect(invoices.result).toBe('succeeded');
+    expect(invoices.pages).toBeGreaterThan(2);
+    expect(asked).toHaveLength(invoices.pages - 1);
+    expect(asked.every((signal) => signal instanceof AbortSignal && !signal.aborted)).toBe(true);
+
+    const lines = await setup().engine.runPartition('invoice_lines', '', { giveWay });
+    expect(lines.result).toBe('succeeded');
+    const live = await store().countRows('invoices', { live: true });
+    expect(asked).toHaveLength(invoices.pages - 1 + live);
+  });
+
+  it('stops where it gives way when its signal aborts, keeping what it committed', async () => {
+    const stop = new AbortController();
+    const giveWay = async (signal: AbortSignal) => {
+      stop.abort(new Error('worker stopping'));
+      signal.throwIfAborted();
+    };
+    const run = await setup().engine.runPartition('invoices', '', { giveWay, signal: stop.signal });
+    expect(run.result).toBe('interrupted');
+    expect(run.pages).toBe(1);
+    expect(await store().countRows('invoices')).toBe(100);
+  });
+});
