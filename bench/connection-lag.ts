@@ -34,6 +34,8 @@ export interface LagSummary {
   readonly latestStartSeconds: number;
   /** Partitions over their bound, by connection (the part of `partition` before its first `/`). */
   readonly overByConnection: Readonly<Record<string, number>>;
+  /** Runs that started past their bound, by the minute they started in (from the window's first run). */
+  readonly overByMinute: readonly number[];
 }
 
 /** Every run that started from `sinceMs` in the given schemas (connection name -> schema), one query. */
@@ -78,6 +80,8 @@ export function summarizeLag(spans: readonly PartitionRunSpan[], intervalSeconds
   let worstExcess = 0;
   let latestStart = 0;
   const overByConnection: Record<string, number> = {};
+  const overByMinute: number[] = [];
+  const origin = Math.min(...spans.map((span) => span.startedMs));
   for (const [partition, runs] of byPartition) {
     runs.sort((a, b) => a.startedMs - b.startedMs);
     let excess = 0;
@@ -88,6 +92,10 @@ export function summarizeLag(spans: readonly PartitionRunSpan[], intervalSeconds
       const limit = intervalSeconds + (later.finishedMs - later.startedMs) / 1000;
       if (lag > longest.lag) longest = { lag, limit, partition };
       excess = Math.max(excess, lag - limit);
+      if (lag > limit) {
+        const minute = Math.floor((later.startedMs - origin) / 60_000);
+        overByMinute[minute] = (overByMinute[minute] ?? 0) + 1;
+      }
       latestStart = Math.max(latestStart, (later.startedMs - earlier.startedMs) / 1000 - intervalSeconds);
     }
     if (excess > 0) {
@@ -109,5 +117,6 @@ export function summarizeLag(spans: readonly PartitionRunSpan[], intervalSeconds
     worstExcessSeconds: worstExcess,
     latestStartSeconds: latestStart,
     overByConnection,
+    overByMinute: Array.from(overByMinute, (count) => count ?? 0),
   };
 }

@@ -24,6 +24,7 @@ export function formatConnections(rows: readonly ConnectionFleetRow[]): string {
       lines.push(
         `  a connection of ${beside.invoices} invoices added through the CLI: its first run ${beside.addedStartSeconds.toFixed(1)} s later; ${beside.mirroredInvoices} invoices mirrored by the end`,
         `  the others meanwhile: ${lagText(beside.lag)}`,
+        `  runs over their bound by the minute they started in: ${(beside.lag.overByMinute ?? []).join(', ')}`,
         `  over their bound, by the process running them: ${(beside.overByProcess ?? []).map((share) => `pid ${share.pid}${share.big ? ' (runs big)' : ''}, ${share.connections} connections: ${share.over} over`).join('; ')}`,
         `  runs started more than 10 s after: connections pause ${beside.runsAfterPause}, connections remove ${beside.runsAfterRemove}`,
       );

@@ -242,10 +242,11 @@ async function runJob(options: SyncProcessorOptions, job: SyncJob, signal: Abort
 async function pacing(options: SyncProcessorOptions, job: SyncJob) {
   const { pace } = options;
   if (!pace) return undefined;
-  // A scheduler's tick is due at its creation plus its delay (BullMQ's job schedulers). A tick
-  // that runs is never a backfill: those are handed over (tickHandedOver).
+  // A scheduler's tick is due at its creation plus the delay it was created with: `opts.delay`,
+  // since BullMQ sets `job.delay` to 0 when it promotes a delayed job. A tick that runs is never a
+  // backfill: those are handed over (tickHandedOver).
   if (job.name === jobNames.tick) {
-    pace.started(Date.now() - (job.timestamp + (job.delay ?? 0)));
+    pace.started(Date.now() - (job.timestamp + (job.opts.delay ?? 0)));
     return undefined;
   }
   const backfill = job.data.full === true || ((await options.classifier?.isBackfill(job.data)) ?? false);

@@ -108,17 +108,18 @@ describe('a worker with a pace', () => {
 
   it('marks the fleet late when a scheduled run starts late, and not when it starts on time', async () => {
     const { fixture, engine } = await pacedWorker();
-    const tick = (partition: string, timestamp: number) =>
+    // As a job scheduler makes its ticks: delayed from their creation to their moment.
+    const tick = (partition: string, options: { timestamp: number; delay: number }) =>
       fixture.queue.add(
         jobNames.tick,
         { stream: 'tasks', partition, trigger: 'schedule' },
-        { timestamp, jobId: `tick-${partition}` },
+        { ...options, jobId: `tick-${partition}` },
       );
-    await tick('1001', Date.now());
-    await eventually(() => engine.runs.length === 1, 5000, 'the tick on time');
+    await tick('1001', { timestamp: Date.now(), delay: 1500 });
+    await eventually(() => engine.runs.length === 1, 10_000, 'the tick on time');
     expect(await fixture.redis.exists(fleetLateKey(fixture.settings.worker))).toBe(0);
-    await tick('1002', Date.now() - 5000);
-    await eventually(() => engine.runs.length === 2, 5000, 'the late tick');
+    await tick('1002', { timestamp: Date.now() - 5000, delay: 1000 });
+    await eventually(() => engine.runs.length === 2, 10_000, 'the late tick');
     expect(await fixture.redis.exists(fleetLateKey(fixture.settings.worker))).toBe(1);
   });
 });
