@@ -10,7 +10,7 @@ import type { EngineContext } from './engine-context.js';
 import { startRunBound } from './run-bound.js';
 import { emptyTally, type PartitionOutcome, type PartitionSummary, type RunOptions } from './run-options.js';
 import { strategyOf } from './strategies/index.js';
-import { dependenciesOf, partitionLabel, readsOwnOperator } from './stream-order.js';
+import { dependenciesOf, liveListingOf, partitionLabel, readsOwnOperator } from './stream-order.js';
 
 /**
  * Runs one partition of one stream once, recorded in `sync_runs`; its summary says how it ended
@@ -144,12 +144,13 @@ export function skippedPartition(
 }
 
 /**
- * The first stream partition this one reads from that has no committed state at all: one keyed
- * read per dependency, whatever the number of partitions.
+ * The first stream partition this one reads from that has no committed state at all (its own
+ * operator's, a since listing's live one, else any): one keyed read per dependency, whatever the
+ * number of partitions.
  */
 async function neverSynced(ctx: EngineContext, stream: string, partition: string) {
   for (const dependency of dependenciesOf(stream)) {
-    const own = readsOwnOperator(stream) ? partition : undefined;
+    const own = readsOwnOperator(stream) ? partition : liveListingOf(dependency);
     if (await ctx.store.everCommitted(dependency, own)) continue;
     return own === undefined ? dependency : partitionLabel({ stream: dependency, partition: own });
   }

@@ -25,6 +25,14 @@ export function dependenciesOf(stream: string): string[] {
   return [];
 }
 
+/**
+ * The partition of a since listing that holds its live rows (`''`): a stream reading its rows waits
+ * for that one, not for its `deleted` partition, which commits first when it is small.
+ */
+export function liveListingOf(stream: string): string | undefined {
+  return catalogue[stream]?.strategy === 'sequence' ? '' : undefined;
+}
+
 /** A per-operator stream reading another: it reads the partition of its own operator only. */
 export function readsOwnOperator(stream: string): boolean {
   const definition = catalogue[stream];
