@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { WorkerSettings } from '../config/worker-settings.js';
 import { abortableSleep } from '../src/client/abortable-sleep.js';
+import { createExpiryReader } from './expiry-reader.js';
 import { queueKeyPrefix } from './sync-queue.js';
 
 export interface FleetPaceOptions {
@@ -52,35 +53,19 @@ export function createFleetPace(options: FleetPaceOptions): FleetPace {
   const holdMs = options.holdMs ?? 2000;
   const maxWaitMs = options.maxWaitMs ?? 1000;
   const readEveryMs = options.readEveryMs ?? 250;
-  let lateUntil = 0;
-  let readAt = Number.NEGATIVE_INFINITY;
+  const mark = createExpiryReader(() => redis.pttl(key).catch(() => 0), readEveryMs);
   let writtenAt = Number.NEGATIVE_INFINITY;
-  let reading: Promise<void> | undefined;
-  const read = () =>
-    (reading ??= redis
-      .pttl(key)
-      .then(
-        (ms) => {
-          lateUntil = Math.max(lateUntil, performance.now() + ms);
-        },
-        () => undefined,
-      )
-      .finally(() => {
-        readAt = performance.now();
-        reading = undefined;
-      }));
   return {
     started(lateMs) {
       if (lateMs <= lateAfterMs) return;
+      mark.extend(holdMs);
       const now = performance.now();
-      lateUntil = Math.max(lateUntil, now + holdMs);
       if (now - writtenAt < readEveryMs) return;
       writtenAt = now;
       redis.set(key, '1', 'PX', holdMs).catch(() => undefined);
     },
     async giveWay(signal) {
-      if (performance.now() - readAt >= readEveryMs) await read();
-      const waitMs = Math.min(maxWaitMs, lateUntil - performance.now());
+      const waitMs = Math.min(maxWaitMs, await mark.remainingMs());
       if (waitMs <= 0) return 0;
       await abortableSleep(waitMs, signal);
       return waitMs;

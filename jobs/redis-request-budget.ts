@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { abortableSleep } from '../src/client/abortable-sleep.js';
 import { createLocalPause, type RequestBudget } from '../src/client/request-budget.js';
+import { createExpiryReader } from './expiry-reader.js';
 
 export interface RedisBudgetOptions {
   readonly redis: Redis;
@@ -46,7 +47,7 @@ export function createRedisBudget(options: RedisBudgetOptions): RequestBudget {
   const key = `${options.origin}#${tenant}`;
   const pauseKey = `${keyPrefix}:pause:${key}`;
   const local = createLocalPause();
-  const shared = sharedPauseReader(() => options.redis.pttl(pauseKey).catch(() => 0));
+  const shared = createExpiryReader(() => options.redis.pttl(pauseKey).catch(() => 0), pauseReadMs);
   // The local pause only holds what Redis could not take, so deleting the key lifts a pause fleet-wide.
   const pausedForMs = async () => Math.max(local.remainingMs(), await shared.remainingMs());
   return {
@@ -85,30 +86,3 @@ export function createRedisBudget(options: RedisBudgetOptions): RequestBudget {
  * pause another worker asks for reaches this one's sends within this time.
  */
 export const pauseReadMs = 50;
-
-/** The shared pause's remaining time as last read from Redis: read again once `pauseReadMs` passed, one read at a time. */
-function sharedPauseReader(read: () => Promise<number>) {
-  let until = 0;
-  let readAt = Number.NEGATIVE_INFINITY;
-  let reading: Promise<void> | undefined;
-  const remaining = () => Math.max(0, until - performance.now());
-  return {
-    async remainingMs(): Promise<number> {
-      if (performance.now() - readAt < pauseReadMs) return remaining();
-      reading ??= read()
-        .then((ms) => {
-          readAt = performance.now();
-          until = readAt + Math.max(0, ms);
-        })
-        .finally(() => {
-          reading = undefined;
-        });
-      await reading;
-      return remaining();
-    },
-    /** This process asked for a pause: its own next sends wait, without a read. */
-    extend(ms: number): void {
-      until = Math.max(until, performance.now() + ms);
-    },
-  };
-}

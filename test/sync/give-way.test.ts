@@ -1,11 +1,27 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeOnEachDialect, useSyncSetup } from '../support/on-each-dialect.js';
 
 // Issue #35: a backfill gives way to cycles that start late. The engine's side: a run asks before
 // each further page of a listing and before each parent whose children it fetches, with its signal.
 
+// tms-sim's default, and another TMS's ways: other record shapes, ids to encode, another sequence
+// field, a cursor on the last page, single records in `items`, opaque tokens.
+const otherTms = {
+  recordShapes: 'alt',
+  idStyle: 'unsafe',
+  sequenceField: 'seqNo',
+  cursorOnLastPage: true,
+  singleEnvelope: 'items',
+  tokenFormat: 'opaque',
+} as const;
+
 describeOnEachDialect('a run that gives way', (fixture) => {
-  const { store, setup } = useSyncSetup(fixture, { invoices: 350, clients: 20, operators: 1 });
+  for (const [name, variant] of [['tms-sim', {}] as const, ['another TMS', otherTms] as const])
+    describe(`against ${name}`, () => giveWayCases(fixture, variant));
+});
+
+function giveWayCases(fixture: Parameters<typeof useSyncSetup>[0], variant: object) {
+  const { store, setup } = useSyncSetup(fixture, { invoices: 350, clients: 20, operators: 1, variant });
 
   it('asks before each further listing page and before each parent, with its own signal', async () => {
     const asked: AbortSignal[] = [];
@@ -35,4 +51,4 @@ describeOnEachDialect('a run that gives way', (fixture) => {
     expect(run.pages).toBe(1);
     expect(await store().countRows('invoices')).toBe(100);
   });
-});
+}
