@@ -4,6 +4,7 @@ import type { ApiRequest } from './api-request.js';
 import { driverListItems, singleRecord } from './envelope-checks.js';
 import type { HttpResponse } from './http-transport.js';
 import { type ListingDefinition, type Page, type PageOptions, paginate } from './paginate.js';
+import { parseJsonBody } from './read-body.js';
 import type { RequestCore } from './request-core.js';
 import { recordObject, recordObjects } from './response-checks.js';
 
@@ -20,6 +21,12 @@ export interface ApiCalls {
   list(request: ApiRequest): Promise<JsonObject[]>;
   /** A single resource, required to be a JSON object. */
   record(request: ApiRequest): Promise<JsonObject>;
+  /**
+   * A Driver API list (or, `single`, a single resource) as received: its bytes, and its records
+   * checked as `list` (`record`) checks them, on demand. An answer equal to the byte to one checked
+   * before holds the same records, so it need not be parsed again.
+   */
+  answer(request: ApiRequest, single?: boolean): Promise<ReceivedAnswer>;
   /** A write answering the record it wrote, or nothing (204 or an empty body). */
   write(request: ApiRequest): Promise<JsonObject | undefined>;
   /** A write whose answer carries nothing of use (docs/api.md, Operations: "empty"); any body is read and dropped. */
@@ -27,15 +34,34 @@ export interface ApiCalls {
   stream<T>(request: ApiRequest, consume: (response: HttpResponse<Readable>) => Promise<T>): Promise<T>;
 }
 
+/** An answer as received (api-calls.ts `answer`). */
+export interface ReceivedAnswer {
+  readonly bytes: Buffer;
+  /** Parses and checks the answer; throws what `list` or `record` would have thrown. */
+  records(): JsonObject[];
+}
+
 export function createApiCalls(core: RequestCore): ApiCalls {
   const target = (request: ApiRequest) => ({ method: request.method, path: request.path });
-  const record = async (request: ApiRequest) =>
-    recordObject(singleRecord(await core.json(request), target(request)), target(request));
+  const listOf = (body: unknown, request: ApiRequest) =>
+    recordObjects(driverListItems(body, target(request)), target(request));
+  const recordOf = (body: unknown, request: ApiRequest) =>
+    recordObject(singleRecord(body, target(request)), target(request));
+  const record = async (request: ApiRequest) => recordOf(await core.json(request), request);
   return {
     pages: (listing, options) => paginate(core, listing, options),
-    list: async (request) =>
-      recordObjects(driverListItems(await core.json(request), target(request)), target(request)),
+    list: async (request) => listOf(await core.json(request), request),
     record,
+    answer: async (request, single = false) => {
+      const bytes = await core.bytes(request);
+      return {
+        bytes,
+        records: () => {
+          const { value } = parseJsonBody(bytes, target(request));
+          return single ? [recordOf(value, request)] : listOf(value, request);
+        },
+      };
+    },
     write: async (request) => {
       const body = await core.json(request);
       if (body === undefined) return undefined;

@@ -61,6 +61,12 @@ export function createTmsClient(options: TmsClientOptions) {
     /** A single Driver API resource described as data (settings, planning, a dossier folder, ...). */
     driverRecord: (resource: ResourceDefinition, call: ResourceCall = {}): Promise<JsonObject> =>
       api.record(resourceRequest(resource, call)),
+    /**
+     * A Driver API list, or with `single` a single resource, as received: parsed and checked only
+     * when its records are asked for (api-calls.ts `answer`).
+     */
+    driverAnswer: (resource: ResourceDefinition, call: ResourceCall = {}, single = false) =>
+      api.answer(resourceRequest(resource, call), single),
     /** A single REST resource by path template, e.g. an invoice's detail with its lines. */
     restRecord: (
       pathTemplate: string,

@@ -42,6 +42,8 @@ export interface HttpResponse<B> {
 export interface HttpTransport {
   /** The JSON body, parsed and as text, read within maxBodyBytes. */
   sendJson(request: HttpRequest): Promise<HttpResponse<ReceivedJson>>;
+  /** The body as received, read within maxBodyBytes, not parsed. */
+  sendBytes(request: HttpRequest): Promise<HttpResponse<Buffer>>;
   /** The body as a stream: the caller must consume or destroy it. */
   sendStream(request: HttpRequest): Promise<HttpResponse<Readable>>;
   close(): Promise<void>;
@@ -124,19 +126,25 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
     }
   }
 
+  async function received(request: HttpRequest): Promise<HttpResponse<Buffer>> {
+    const response = await open(request);
+    const declared = response.headers['content-length'];
+    const bytes = await readLimitedBody(
+      response.body,
+      options.maxBodyBytes,
+      declared === undefined ? undefined : Number(declared),
+      request,
+    );
+    return { ...response, body: bytes };
+  }
+
   return {
     sendJson: (original) =>
       guarded(original, async (request) => {
-        const response = await open(request);
-        const declared = response.headers['content-length'];
-        const bytes = await readLimitedBody(
-          response.body,
-          options.maxBodyBytes,
-          declared === undefined ? undefined : Number(declared),
-          request,
-        );
-        return { ...response, body: parseJsonBody(bytes, request) };
+        const response = await received(request);
+        return { ...response, body: parseJsonBody(response.body, request) };
       }),
+    sendBytes: (original) => guarded(original, received),
     sendStream: (original) =>
       guarded(
         original,

@@ -1,5 +1,5 @@
 // The TMS client's public surface.
-export type { ApiCalls, CallOptions, DriverCallOptions } from './api-calls.js';
+export type { ApiCalls, CallOptions, DriverCallOptions, ReceivedAnswer } from './api-calls.js';
 export * from './client-errors.js';
 export {
   clientDefaults,

@@ -17,6 +17,8 @@ export interface RequestCore {
   json(request: ApiRequest): Promise<unknown>;
   /** The JSON answer, parsed and as the text it was parsed from. */
   received(request: ApiRequest): Promise<ReceivedJson>;
+  /** The answer's body as received, not parsed (an empty body is zero bytes). */
+  bytes(request: ApiRequest): Promise<Buffer>;
   /** Hands the answer's body to `consume`; the body is destroyed afterwards whatever happens. */
   stream<T>(request: ApiRequest, consume: (response: HttpResponse<Readable>) => Promise<T>): Promise<T>;
   /** The first login, sent once, until one succeeded (auth-session.ts `check`); throws its error as it is. */
@@ -78,6 +80,7 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
       send(request, (http) => transport.sendJson(http)).then((response) => response.body.value),
     received: (request) =>
       send(request, (http) => transport.sendJson(http)).then((response) => response.body),
+    bytes: (request) => send(request, (http) => transport.sendBytes(http)).then((response) => response.body),
     // The body is read under the request's signals too: they stay linked until `consume` ends.
     stream: (request, consume) =>
       underSignals(options, request, async (signal) => {

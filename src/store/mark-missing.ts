@@ -100,6 +100,22 @@ export async function settledScope(
   return { live: Number(row.live), seen: seen.length };
 }
 
+/**
+ * How many live rows a scope has, and whether the guard holds any of it: the settled check's
+ * statement with no ids seen (one statement).
+ */
+export async function liveInScope(
+  context: StoreContext,
+  table: StreamTable,
+  input: { readonly stream: string; readonly scope?: string | undefined },
+): Promise<{ live: number; held: number }> {
+  const scope = scopeValue(table, input.scope);
+  const check = settledStatement(context.dialect.types, table, typeof scope === 'string');
+  const values = { seen: '[]', stream: input.stream, scope: scope ?? '' };
+  const row = (await check(context.dialect.db, values)).rows[0]!;
+  return { live: Number(row.live), held: Number(row.held) };
+}
+
 interface SettledValues {
   readonly seen: string;
   readonly stream: string;

@@ -1,7 +1,7 @@
 import { ChildWork } from './child-work.js';
 import { noScopes } from './delete-guard.js';
 import { markDeletedByScope } from './mark-deleted.js';
-import { markMissing, settledScope } from './mark-missing.js';
+import { liveInScope, markMissing, settledScope } from './mark-missing.js';
 import { PageLine } from './page-line.js';
 import { referencedIds } from './read-rows.js';
 import { replaceScopes } from './replace-scopes.js';
@@ -169,9 +169,13 @@ export class PartitionRun {
    * A complete pass whose digest equals the last committed pass's: when the scope's live rows are
    * exactly its ids (none deleted or added since, nothing held by the guard), the rows already hold
    * these records, so nothing is written and the pass counts as one unchanged page (true). False:
-   * the pass must be committed and marked as usual.
+   * the pass must be committed and marked as usual. With `learned`, the strategy state is still
+   * written (what the strategy learned of the pass, its answers' digest), never the rows.
    */
-  async keepUnchangedPass(pass: { scope?: string; records: readonly StoreRecord[] }): Promise<boolean> {
+  async keepUnchangedPass(
+    pass: { scope?: string; records: readonly StoreRecord[] },
+    learned?: unknown,
+  ): Promise<boolean> {
     this.#input.signal?.throwIfAborted();
     const { stream } = this.#input;
     const input = { stream, scope: pass.scope, seenIds: pass.records.map((record) => record.key) };
@@ -179,17 +183,55 @@ export class PartitionRun {
       settledScope(this.#context, this.#table, input),
     );
     if (!settled || settled.live !== settled.seen || settled.seen !== pass.records.length) return false;
-    // The pass's records are now the scope's live rows, at the version this run read.
+    if (learned !== undefined) await this.#writeState({ strategyState: learned }, pass.scope);
+    // The pass's records are now the scope's live rows, at the version this run read (or wrote).
     if (this.#input.partition === (pass.scope ?? ''))
       this.#context.passReferences.remember(
         this.#table,
         { scope: pass.scope, version: this.#state.current.version },
         pass.records,
       );
-    this.#counts.pages += 1;
-    this.#counts.records += pass.records.length;
-    this.#count({ unchanged: pass.records.length });
+    this.#keptUnchanged(pass.records.length);
     return true;
+  }
+
+  /**
+   * A complete pass whose answers equal to the byte those of the pass the state was committed with,
+   * which held `records` records: when the scope has as many live rows and the guard holds nothing
+   * of it, those rows are that pass's (only this partition writes its scope; a later commit would
+   * have replaced the state), so nothing is read or written and the pass counts as one unchanged
+   * page (true). False: the answers must be read.
+   */
+  async keepUnchangedAnswers(pass: { scope?: string; records: number }): Promise<boolean> {
+    this.#input.signal?.throwIfAborted();
+    const input = { stream: this.#input.stream, scope: pass.scope };
+    const found = await this.#context.retry('liveInScope', () =>
+      liveInScope(this.#context, this.#table, input),
+    );
+    if (found.held > 0 || found.live !== pass.records) return false;
+    this.#keptUnchanged(pass.records);
+    return true;
+  }
+
+  #keptUnchanged(records: number): void {
+    this.#counts.pages += 1;
+    this.#counts.records += records;
+    this.#count({ unchanged: records });
+  }
+
+  /** Writes the partition's state alone (no rows), once the pages given committed. */
+  async #writeState(state: PageCommit['state'], scope: string | undefined): Promise<void> {
+    await this.#pages.settled();
+    const result = await writePage(this.#context, {
+      stream: this.#input.stream,
+      ...(scope === undefined ? {} : { scope }),
+      runId: await this.#recorded(),
+      now: this.#now(),
+      records: [],
+      state: this.#state.ofPage(state),
+      rollback: this.#dryRun,
+    });
+    this.#state.committed(result.state);
   }
 
   /** After a complete pass (snapshot, reconcile): marks the live rows not seen deleted, unless the guard holds them. */

@@ -50,6 +50,75 @@ describe.each(scenarioVariants)('against %s', (_label, variant) => {
       expect((await stateOf(store(), 'tasks', operator())).version).toBe(full.version);
     });
 
+    it('keeps a pass whose answers equal the last to the byte, unread, while the scope holds that many live rows', async () => {
+      // Rides: no stream fetches by their ids, so their answers are held unread (snapshot-strategy.ts).
+      const liveRides = async () => {
+        const [row] = await fixture.query<{ live: number | string }>(
+          await fixture.url(),
+          'select count(*) as live from rides where deleted_at is null',
+        );
+        return Number(row!.live);
+      };
+      await setup().engine.run(['rides']);
+      const written = await stateOf(store(), 'rides', operator());
+      expect(written.strategyState).toMatchObject({
+        answerDigest: expect.any(String),
+        answerRecords: await liveRides(),
+      });
+      const listed = await liveRides();
+      expect(listed).toBeGreaterThan(1);
+
+      const same = await setup().engine.runPartition('rides', operator());
+      expect(same).toMatchObject({ result: 'succeeded', pages: 1, records: listed, unchanged: listed });
+      expect((await stateOf(store(), 'rides', operator())).version).toBe(written.version);
+      // Kept by the answers alone: the records' digest, which would have to be read, matches nothing.
+      const { passDigest, ...rest } = written.strategyState as { passDigest: string };
+      await fixture.query(
+        await fixture.url(),
+        `update sync_state set strategy_state = '${JSON.stringify({ ...rest, passDigest: 'none' })}' where stream = 'rides'`,
+      );
+      const unread = await stateOf(store(), 'rides', operator());
+      expect(await setup().engine.runPartition('rides', operator())).toMatchObject({ unchanged: listed });
+      expect((await stateOf(store(), 'rides', operator())).version).toBe(unread.version);
+      expect(passDigest).toEqual(expect.any(String));
+
+      // One live row fewer than the pass had records: the answers are read and the row comes back.
+      await fixture.query(
+        await fixture.url(),
+        "update rides set deleted_at = synced_at, deleted_reason = 'upstream' where id = (select min(id) from rides)",
+      );
+      const restored = await setup().engine.runPartition('rides', operator());
+      expect(restored.result).toBe('succeeded');
+      expect(await liveRides()).toBe(listed);
+      expect(await differencesFromTruth(store(), await setup().admin.truth(), ['rides'])).toEqual([]);
+
+      // A state from before answers were compared learns their digest from its first unchanged pass, once.
+      await fixture.query(
+        await fixture.url(),
+        `update sync_state set strategy_state = '{"lastPassAt":"2026-01-01T00:00:00.000Z","passDigest":"${
+          ((await stateOf(store(), 'rides', operator())).strategyState as { passDigest: string }).passDigest
+        }"}' where stream = 'rides'`,
+      );
+      const old = await stateOf(store(), 'rides', operator());
+      expect(old.strategyState).not.toHaveProperty('answerDigest');
+      const learning = await setup().engine.runPartition('rides', operator());
+      expect(learning).toMatchObject({ result: 'succeeded', unchanged: listed, inserted: 0, updated: 0 });
+      const learned = await stateOf(store(), 'rides', operator());
+      expect(learned.version).toBeGreaterThan(old.version);
+      expect(learned.strategyState).toMatchObject({
+        answerDigest:
+          written.strategyState && (written.strategyState as { answerDigest: string }).answerDigest,
+      });
+      await setup().engine.runPartition('rides', operator());
+      expect((await stateOf(store(), 'rides', operator())).version).toBe(learned.version);
+
+      // A changed list is read and written.
+      await setup().admin.applyChanges(30, 3, { streams: ['driver'] });
+      const changed = await setup().engine.runPartition('rides', operator());
+      expect(changed.result).toBe('succeeded');
+      expect(await differencesFromTruth(store(), await setup().admin.truth(), ['rides'])).toEqual([]);
+    });
+
     it('writes the pass again once the TMS changed the list, and the store equals it', async () => {
       await setup().engine.run(['tasks', 'goods', 'rides']);
       const before = await stateOf(store(), 'tasks', operator());

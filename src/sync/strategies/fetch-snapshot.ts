@@ -1,11 +1,12 @@
 import pMap from 'p-map';
 import type { SnapshotStream } from '../../../config/stream-definition.js';
 import type { JsonObject } from '../../../schemas/json-object.js';
-import { HttpStatusError } from '../../client/index.js';
+import { HttpStatusError, type ReceivedAnswer } from '../../client/index.js';
 import type { StoreRecord } from '../../store/store.js';
 import { describeError, errorSays } from '../../tms-sync-error.js';
 import { keyedRecords, sequenceReader } from '../record-keys.js';
 import type { PartitionContext } from '../stream-strategy.js';
+import { AnswerDigest } from './answer-digest.js';
 
 type Job = PartitionContext<SnapshotStream>;
 
@@ -17,6 +18,8 @@ interface SnapshotPart {
   readonly pathParams?: Record<string, string>;
   /** The key of a single record: what was asked for. */
   readonly requested?: string;
+  /** Its place among the pass's parts (answer-digest.ts). */
+  readonly index: number;
 }
 
 /** The parts whose requests kept failing, with the first error. */
@@ -25,34 +28,78 @@ export interface PartsLeft {
   readonly first: { readonly what: string; readonly error: string } | undefined;
 }
 
+/** How a pass was fetched: the parts left, and a fingerprint of its answers when none was. */
+export interface FetchedSnapshot {
+  readonly left: PartsLeft;
+  /**
+   * Every part's answer as received, in the parts' order (answer-digest.ts): equal for two passes
+   * whose answers are equal to the byte. Undefined when a part was left.
+   */
+  readonly answerDigest: string | undefined;
+  /** The answers held unread (`holdBytes`), to be read with `storeHeld`, or dropped when the pass is kept. */
+  readonly held: readonly HeldAnswer[];
+  /** Every answer was held: none was read, nothing stored. */
+  readonly wholeHeld: boolean;
+}
+
+/** An answer not read yet: its records are parsed and checked when the pass needs them. */
+export interface HeldAnswer {
+  readonly part: SnapshotPart;
+  readonly answer: ReceivedAnswer | undefined;
+}
+
 /**
  * Fetches the whole current list of one snapshot scope, keyed, handing each part to `store` as it
  * arrives: one call, or, for listings that need `ids`, the ids found in the synced rows of another
  * stream (e.g. the goods of the operator's tasks) in batches fetched at once (up to
  * TMS_MAX_CONCURRENCY). A part whose request keeps failing is tried once more after the others;
  * the parts still failing are returned (the list is then incomplete).
+ *
+ * With `holdBytes`, answers are held unread up to that many bytes in all (past it, the held ones
+ * and every later one are read and stored as they come): a pass equal to the byte to the last one
+ * is then never parsed.
  */
 export async function fetchSnapshot(
   job: Job,
   store: (records: StoreRecord[]) => Promise<void>,
-): Promise<PartsLeft> {
+  holdBytes = 0,
+): Promise<FetchedSnapshot> {
   let parts = await snapshotParts(job);
-  let left: Array<{ what: string; error: string; part: SnapshotPart }> = [];
+  const digest = new AnswerDigest(parts.length);
+  let held: HeldAnswer[] = [];
+  let heldBytes = 0;
+  let holding = holdBytes > 0;
+  let left: LeftPart[] = [];
+  const take = async (answer: HeldAnswer) => {
+    const records = readPart(job, answer, left);
+    if (records) await store(records);
+  };
   for (const pass of ['first', 'again'] as const) {
     left = [];
     await pMap(
       parts,
       async (part) => {
-        let records: StoreRecord[];
+        let answer: ReceivedAnswer | undefined;
         try {
-          const fetched = await fetchPart(job, part);
-          records = keyed(job, part, fetched);
+          answer = await fetchPart(job, part);
         } catch (error) {
           if (!errorSays(error, 'concernsOneRequest') || parts.length === 1) throw error;
           left.push({ what: part.what, error: describeError(error), part });
           return;
         }
-        await store(records);
+        digest.add(part.index, asked(part), answer?.bytes);
+        if (holding) {
+          held.push({ part, answer });
+          heldBytes += answer?.bytes.length ?? 0;
+          if (heldBytes <= holdBytes) return;
+          // Past the bound: read what was held and stop holding.
+          holding = false;
+          const taken = held;
+          held = [];
+          for (const one of taken) await take(one);
+          return;
+        }
+        await take({ part, answer });
       },
       { concurrency: job.settings.tms.maxConcurrency, signal: job.signal },
     );
@@ -60,19 +107,74 @@ export async function fetchSnapshot(
     parts = left.map((entry) => entry.part);
   }
   const first = left[0];
-  return { count: left.length, first: first && { what: first.what, error: first.error } };
+  return {
+    left: { count: left.length, first: first && { what: first.what, error: first.error } },
+    answerDigest: left.length === 0 ? digest.value() : undefined,
+    held,
+    wholeHeld: holding,
+  };
+}
+
+/**
+ * Reads the answers `fetchSnapshot` held and stores their records. An answer that fails its checks
+ * is a part left, as it would have been had it been read on arrival (it is not fetched again).
+ */
+export async function storeHeld(
+  job: Job,
+  fetched: FetchedSnapshot,
+  store: (records: StoreRecord[]) => Promise<void>,
+): Promise<PartsLeft> {
+  const left: LeftPart[] = [];
+  for (const answer of fetched.held) {
+    const records = readPart(job, answer, left);
+    if (records) await store(records);
+  }
+  const first = fetched.left.first ?? left[0];
+  return {
+    count: fetched.left.count + left.length,
+    first: first && { what: first.what, error: first.error },
+  };
+}
+
+interface LeftPart {
+  readonly what: string;
+  readonly error: string;
+  readonly part: SnapshotPart;
+}
+
+/** The answer's records, keyed; undefined when they fail a check that concerns this answer alone. */
+function readPart(job: Job, { part, answer }: HeldAnswer, left: LeftPart[]): StoreRecord[] | undefined {
+  try {
+    return answer ? keyed(job, part, answer.records()) : [];
+  } catch (error) {
+    if (!errorSays(error, 'concernsOneRequest')) throw error;
+    left.push({ what: part.what, error: describeError(error), part });
+    return undefined;
+  }
 }
 
 async function snapshotParts(job: Job): Promise<SnapshotPart[]> {
   const { idsFrom } = job.definition;
-  if (!idsFrom) return [{ what: 'the snapshot', query: {} }];
+  if (!idsFrom) return [{ what: 'the snapshot', query: {}, index: 0 }];
   const ids = await referencedIds(job);
   if (idsFrom.param === 'path')
-    return ids.map((id) => ({ what: `the answer for ${id}`, query: {}, pathParams: { id }, requested: id }));
-  return [...chunks(ids, idsFrom.batch)].map((batch) => ({
+    return ids.map((id, index) => ({
+      what: `the answer for ${id}`,
+      query: {},
+      pathParams: { id },
+      requested: id,
+      index,
+    }));
+  return [...chunks(ids, idsFrom.batch)].map((batch, index) => ({
     what: `ids ${batch[0]}..${batch.at(-1)}`,
     query: { ids: batch.join(',') },
+    index,
   }));
+}
+
+/** What a part asks for beyond the partition: its ids, in the path or the query. */
+function asked(part: SnapshotPart): string {
+  return JSON.stringify([part.pathParams ?? null, part.query]);
 }
 
 function keyed(job: Job, part: SnapshotPart, items: JsonObject[]): StoreRecord[] {
@@ -87,8 +189,8 @@ function keyed(job: Job, part: SnapshotPart, items: JsonObject[]): StoreRecord[]
   return keyedRecords(job.definition, items, origin, sequenceOf);
 }
 
-async function fetchPart(job: Job, part: SnapshotPart): Promise<JsonObject[]> {
-  const { client } = job;
+/** The part's answer as received; undefined for a referenced resource that does not exist. */
+async function fetchPart(job: Job, part: SnapshotPart): Promise<ReceivedAnswer | undefined> {
   const call = {
     operatorId: job.definition.scope === 'operator' ? job.partition : undefined,
     query: { ...job.definition.query, ...part.query },
@@ -96,12 +198,10 @@ async function fetchPart(job: Job, part: SnapshotPart): Promise<JsonObject[]> {
     signal: job.signal,
   };
   try {
-    return job.definition.single
-      ? [await client.driverRecord(job.definition, call)]
-      : await client.driverList(job.definition, call);
+    return await job.client.driverAnswer(job.definition, call, job.definition.single === true);
   } catch (error) {
     // A referenced resource that does not exist (an order without a dossier folder) is simply absent.
-    if (part.pathParams && error instanceof HttpStatusError && error.status === 404) return [];
+    if (part.pathParams && error instanceof HttpStatusError && error.status === 404) return undefined;
     throw error;
   }
 }

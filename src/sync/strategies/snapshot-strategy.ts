@@ -1,9 +1,10 @@
 import type { SnapshotStream } from '../../../config/stream-definition.js';
 import { passDigest } from '../../store/pass-digest.js';
 import type { StoreRecord } from '../../store/store.js';
-import type { StreamStrategy } from '../stream-strategy.js';
+import { idsReadersOf } from '../stream-order.js';
+import type { PartitionContext, StreamStrategy } from '../stream-strategy.js';
 import { LeftBehindError, SyncConfigurationError } from '../sync-errors.js';
-import { fetchSnapshot } from './fetch-snapshot.js';
+import { fetchSnapshot, storeHeld } from './fetch-snapshot.js';
 
 const leftBatches = {
   one: 'request',
@@ -17,9 +18,13 @@ const leftBatches = {
  * referenced resource at a time (a dossier folder per order) costs a commit per page, not per
  * request. Only after a complete pass are the rows no longer listed marked `snapshot_missing`,
  * unless the delete guard finds that implausible and holds them back (delete-guard.ts). A pass
- * with parts that kept failing marks nothing and fails the run. A pass of one page identical to
- * the last one committed, over a scope whose live rows are exactly its ids, writes nothing: the
- * Driver API lists have no `since`, so most passes of a steady day are such.
+ * with parts that kept failing marks nothing and fails the run.
+ *
+ * The Driver API lists have no `since`, so most passes of a steady day repeat the last one, and
+ * such a pass writes nothing. Its answers are held unread while they may still equal the last
+ * pass's to the byte (`answerDigest`); if they do, and the scope has as many live rows as that
+ * pass had records, nothing is parsed either. Otherwise a pass of one page is compared whole with
+ * the last one (`passDigest`), over a scope whose live rows are exactly its ids.
  */
 export const snapshotStrategy: StreamStrategy<SnapshotStream> = {
   // Every pass is complete and marks what is gone: nothing more to find.
@@ -28,33 +33,50 @@ export const snapshotStrategy: StreamStrategy<SnapshotStream> = {
   async run(partition) {
     const { run } = partition;
     const scope = partition.definition.scope === 'operator' ? partition.partition : undefined;
+    const last = snapshotState(run.state().strategyState);
     const seenIds: string[] = [];
     const lastPassAt = partition.now().toISOString();
     const pageLimit = partition.settings.sync.pageLimit;
     let gathered: StoreRecord[] = [];
     let pages = 0;
-    const commit = (passDigest?: string) => {
+    const commit = (digests?: PassDigests) => {
       const records = gathered;
       gathered = [];
       pages += 1;
-      const strategyState: SnapshotState = { lastPassAt, ...(passDigest ? { passDigest } : {}) };
+      const strategyState: SnapshotState = { lastPassAt, ...digests };
       return run.commitPage({ records, state: { strategyState }, ...(scope === undefined ? {} : { scope }) });
     };
-    const left = await fetchSnapshot(partition, async (records) => {
+    const gather = async (records: StoreRecord[]) => {
       for (const record of records) {
         seenIds.push(record.key);
         gathered.push(record);
       }
       if (gathered.length >= pageLimit) await commit();
-    });
+    };
+    const fetched = await fetchSnapshot(partition, gather, mayHold(partition, last) ? heldAnswerBytes : 0);
+    const { answerDigest } = fetched;
+    if (fetched.wholeHeld && answerDigest === last.answerDigest) {
+      const pass = { records: last.answerRecords ?? 0, ...(scope === undefined ? {} : { scope }) };
+      if (await run.keepUnchangedAnswers(pass)) return;
+    }
+    const left = await storeHeld(partition, fetched, gather);
     // A pass of one page is compared whole with the last one; a `--full` run writes it regardless.
-    const digest = pages === 0 && left.count === 0 ? passDigest(scope, gathered) : undefined;
-    if (!partition.full && digest !== undefined && digest === lastDigest(run.state().strategyState)) {
+    const onePage = pages === 0 && left.count === 0;
+    const digests: PassDigests | undefined = onePage
+      ? {
+          passDigest: passDigest(scope, gathered),
+          ...(answerDigest ? { answerDigest, answerRecords: gathered.length } : {}),
+        }
+      : undefined;
+    if (!partition.full && digests && digests.passDigest === last.passDigest) {
       const pass = { records: gathered, ...(scope === undefined ? {} : { scope }) };
-      if (await run.keepUnchangedPass(pass)) return;
+      // A state from before answers were compared (or a TMS whose answers vary in bytes only)
+      // learns the answers' digest once.
+      const learn = answerDigest && !last.answerDigest ? { ...last, ...digests } : undefined;
+      if (await run.keepUnchangedPass(pass, learn)) return;
     }
     // An empty list (no ids referenced) still records the pass.
-    if (gathered.length > 0 || pages === 0) await commit(digest);
+    if (gathered.length > 0 || pages === 0) await commit(digests);
     await run.flush();
     if (left.count > 0) throw new LeftBehindError(partition.stream, left.count, leftBatches, left.first);
     // The pass's rows it inserted are this scope's new ones, on its balance.
@@ -68,17 +90,50 @@ export const snapshotStrategy: StreamStrategy<SnapshotStream> = {
 };
 
 /**
- * What a snapshot partition keeps between passes: when the last one ran, and, for a pass of one
- * page, its digest (pass-digest.ts), so an identical pass writes nothing.
+ * Answers held unread at most, in bytes, per pass: past it they are read as they come. A pass
+ * that fits one page (`sync.pageLimit` records) is far smaller.
  */
-interface SnapshotState {
-  readonly lastPassAt: string;
-  readonly passDigest?: string;
+const heldAnswerBytes = 8 * 1024 * 1024;
+
+/**
+ * Whether the pass's answers may be held unread: not for a `--full` run (it writes the pass), not
+ * before a pass recorded its answers, and not for a stream other streams fetch by the ids of (the
+ * tasks): its records give them those ids (pass-references.ts).
+ */
+function mayHold(partition: PartitionContext<SnapshotStream>, last: SnapshotState): boolean {
+  return !partition.full && last.answerDigest !== undefined && idsReadersOf(partition.stream).length === 0;
 }
 
-function lastDigest(state: unknown): string | undefined {
-  const digest = (state as Partial<SnapshotState> | null)?.passDigest;
-  return typeof digest === 'string' ? digest : undefined;
+/** What a pass of one page is recognized by when it comes again. */
+interface PassDigests {
+  /** Its records, parsed (pass-digest.ts). */
+  readonly passDigest: string;
+  /** Its answers as received (answer-digest.ts), and how many records they held. */
+  readonly answerDigest?: string;
+  readonly answerRecords?: number;
+}
+
+/**
+ * What a snapshot partition keeps between passes: when the last one ran, and, for a pass of one
+ * page, its digests, so an identical pass writes nothing.
+ */
+interface SnapshotState extends Partial<PassDigests> {
+  readonly lastPassAt: string;
+}
+
+function snapshotState(state: unknown): SnapshotState {
+  const fields = (state ?? {}) as Partial<Record<keyof SnapshotState, unknown>>;
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const passDigest = text(fields.passDigest);
+  const answerDigest = text(fields.answerDigest);
+  const answerRecords = Number.isSafeInteger(fields.answerRecords)
+    ? (fields.answerRecords as number)
+    : undefined;
+  return {
+    lastPassAt: text(fields.lastPassAt) ?? '',
+    ...(passDigest ? { passDigest } : {}),
+    ...(answerDigest && answerRecords !== undefined ? { answerDigest, answerRecords } : {}),
+  };
 }
 
 /** The configured operators; a per-operator stream without any is a configuration error. */
