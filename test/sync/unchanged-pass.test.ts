@@ -112,6 +112,15 @@ describe.each(scenarioVariants)('against %s', (_label, variant) => {
       await setup().engine.runPartition('rides', operator());
       expect((await stateOf(store(), 'rides', operator())).version).toBe(learned.version);
 
+      // A malformed answer held unread fails the run when read, as it would on arrival; nothing is marked.
+      await setup().admin.setHostile({ mode: 'invalid-json', path: '/driver-api/rides/', count: 1 });
+      const malformed = await setup().engine.runPartition('rides', operator());
+      expect(malformed).toMatchObject({ result: 'failed', error: expect.stringMatching(/not valid JSON/) });
+      expect(await liveRides()).toBe(listed);
+      expect((await stateOf(store(), 'rides', operator())).version).toBe(learned.version);
+      await setup().admin.clearHostile();
+      expect(await setup().engine.runPartition('rides', operator())).toMatchObject({ unchanged: listed });
+
       // A changed list is read and written.
       await setup().admin.applyChanges(30, 3, { streams: ['driver'] });
       const changed = await setup().engine.runPartition('rides', operator());

@@ -40,6 +40,8 @@ export interface FetchedSnapshot {
   readonly held: readonly HeldAnswer[];
   /** Every answer was held: none was read, nothing stored. */
   readonly wholeHeld: boolean;
+  /** The pass is one request: its failure is the run's, not a part left. */
+  readonly alone: boolean;
 }
 
 /** An answer not read yet: its records are parsed and checked when the pass needs them. */
@@ -70,8 +72,9 @@ export async function fetchSnapshot(
   let heldBytes = 0;
   let holding = holdBytes > 0;
   let left: LeftPart[] = [];
+  const alone = parts.length === 1;
   const take = async (answer: HeldAnswer) => {
-    const records = readPart(job, answer, left);
+    const records = readPart(job, answer, left, alone);
     if (records) await store(records);
   };
   for (const pass of ['first', 'again'] as const) {
@@ -112,6 +115,7 @@ export async function fetchSnapshot(
     answerDigest: left.length === 0 ? digest.value() : undefined,
     held,
     wholeHeld: holding,
+    alone,
   };
 }
 
@@ -126,7 +130,7 @@ export async function storeHeld(
 ): Promise<PartsLeft> {
   const left: LeftPart[] = [];
   for (const answer of fetched.held) {
-    const records = readPart(job, answer, left);
+    const records = readPart(job, answer, left, fetched.alone);
     if (records) await store(records);
   }
   const first = fetched.left.first ?? left[0];
@@ -142,12 +146,20 @@ interface LeftPart {
   readonly part: SnapshotPart;
 }
 
-/** The answer's records, keyed; undefined when they fail a check that concerns this answer alone. */
-function readPart(job: Job, { part, answer }: HeldAnswer, left: LeftPart[]): StoreRecord[] | undefined {
+/**
+ * The answer's records, keyed; undefined when they fail a check that concerns this answer alone
+ * and the pass has other parts (one part's failure is the run's).
+ */
+function readPart(
+  job: Job,
+  { part, answer }: HeldAnswer,
+  left: LeftPart[],
+  alone: boolean,
+): StoreRecord[] | undefined {
   try {
     return answer ? keyed(job, part, answer.records()) : [];
   } catch (error) {
-    if (!errorSays(error, 'concernsOneRequest')) throw error;
+    if (!errorSays(error, 'concernsOneRequest') || alone) throw error;
     left.push({ what: part.what, error: describeError(error), part });
     return undefined;
   }
