@@ -3,6 +3,7 @@ import { noScopes } from './delete-guard.js';
 import { markDeletedByScope } from './mark-deleted.js';
 import { liveInScope, markMissing, settledScope } from './mark-missing.js';
 import { PageLine } from './page-line.js';
+import { type PassIds, referencesOf } from './pass-references.js';
 import { referencedIds } from './read-rows.js';
 import { replaceScopes } from './replace-scopes.js';
 import { RunState } from './run-state.js';
@@ -202,15 +203,34 @@ export class PartitionRun {
    * have replaced the state), so nothing is read or written and the pass counts as one unchanged
    * page (true). False: the answers must be read.
    */
-  async keepUnchangedAnswers(pass: { scope?: string; records: number }): Promise<boolean> {
+  async keepUnchangedAnswers(pass: {
+    scope?: string;
+    records: number;
+    references?: PassIds;
+  }): Promise<boolean> {
     this.#input.signal?.throwIfAborted();
     const input = { stream: this.#input.stream, scope: pass.scope };
     const found = await this.#context.retry('liveInScope', () =>
       liveInScope(this.#context, this.#table, input),
     );
     if (found.held > 0 || found.live !== pass.records) return false;
+    // The ids other streams fetch by, kept with that pass: the scope's live rows' ids, at this version.
+    if (pass.references && this.#input.partition === (pass.scope ?? ''))
+      this.#context.passReferences.rememberIds(
+        this.#table,
+        { scope: pass.scope, version: this.#state.current.version },
+        pass.references,
+      );
     this.#keptUnchanged(pass.records);
     return true;
+  }
+
+  /**
+   * The ids at every path other streams fetch by this stream's records at (the goods of the
+   * tasks), for a pass to keep in its state; undefined when none does, or too many to keep.
+   */
+  referencesOf(records: readonly StoreRecord[]): PassIds | undefined {
+    return referencesOf(this.#table, records);
   }
 
   #keptUnchanged(records: number): void {

@@ -12,6 +12,8 @@ import { valuesAtPath } from './values-at-path.js';
  */
 export interface PassReferences {
   remember(table: StreamTable, at: PassAt, records: readonly StoreRecord[]): void;
+  /** As `remember`, with the ids already taken (`referencesOf`), e.g. kept in the partition's state. */
+  rememberIds(table: StreamTable, at: PassAt, ids: PassIds): void;
   /** The ids at `path` of the scope's live rows as remembered at that version; undefined when not known. */
   recall(
     stream: string,
@@ -29,6 +31,27 @@ export interface PassAt {
   readonly version: number;
 }
 
+/** The ids at each referenced path of a pass's records (`referencesOf`). */
+export type PassIds = Readonly<Record<string, readonly string[]>>;
+
+/**
+ * The ids at every path other streams fetch by, of records that are a scope's live rows; undefined
+ * when no stream fetches by this one's, or past `maxPassIds` ids in all.
+ */
+export function referencesOf(table: StreamTable, records: readonly StoreRecord[]): PassIds | undefined {
+  if (table.referencedPaths.length === 0) return undefined;
+  const ids: Record<string, readonly string[]> = {};
+  let count = 0;
+  for (const path of table.referencedPaths) {
+    ids[path] = idsAt(table, path, records);
+    count += ids[path].length;
+  }
+  return count <= maxPassIds ? ids : undefined;
+}
+
+/** Ids kept in a partition's state at most: its state is read by every run of the partition. */
+const maxPassIds = 5_000;
+
 interface Remembered {
   readonly version: number;
   readonly byPath: ReadonlyMap<string, readonly string[]>;
@@ -42,6 +65,16 @@ export function createPassReferences(): PassReferences {
       if (table.referencedPaths.length === 0) return;
       const byPath = new Map<string, readonly string[]>();
       for (const path of table.referencedPaths) byPath.set(path, idsAt(table, path, records));
+      remembered.set(keyOf(table.name, at.scope), { version: at.version, byPath });
+    },
+    rememberIds(table, at, ids) {
+      if (table.referencedPaths.length === 0) return;
+      const byPath = new Map<string, readonly string[]>();
+      for (const path of table.referencedPaths) {
+        const found = ids[path];
+        if (!Array.isArray(found)) return;
+        byPath.set(path, found);
+      }
       remembered.set(keyOf(table.name, at.scope), { version: at.version, byPath });
     },
     recall(stream, scope, path, version) {

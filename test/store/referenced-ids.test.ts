@@ -94,6 +94,30 @@ describeOnEachDialect('the ids a stream references', (fixture) => {
     expect(await (await reader()).referencedIds('tasks', 'goods.id', 'op1')).toEqual(['g3', 'g4']);
   });
 
+  it('come from the ids an unchanged pass kept in its state when its answers were not read', async () => {
+    const records = keyed([
+      task('t1', { goods: [{ id: 'g1' }], client: { id: 'c1' } }),
+      task('t2', { goods: { id: 'g2' } }),
+    ]);
+    await write('op1', records);
+    const tasks = await openTestRun(store(), 'tasks', { partition: 'op1' });
+    const references = tasks.referencesOf(records)!;
+    expect(references['goods.id']).toEqual(['g1', 'g2']);
+    expect(references['client.id']).toEqual(['c1']);
+    // One live row more than the pass had records: not kept, nothing remembered.
+    expect(await tasks.keepUnchangedAnswers({ scope: 'op1', records: 3, references })).toBe(false);
+    expect(await tasks.keepUnchangedAnswers({ scope: 'op1', records: 2, references })).toBe(true);
+    await tasks.finish({ result: 'succeeded', error: null });
+
+    // The rows edited by hand, the state left as it was: the kept ids say, not the rows.
+    const edit =
+      fixture.dialect === 'postgres'
+        ? "update tasks set data = replace(data::text, 'g2', 'g3')::jsonb where id = 't2'"
+        : "update tasks set data = replace(data, 'g2', 'g3') where id = 't2'";
+    await fixture.query(await fixture.url(), edit);
+    expect(await (await reader()).referencedIds('tasks', 'goods.id', 'op1')).toEqual(['g1', 'g2']);
+  });
+
   it('at the key field are what valuesAtPath finds, the ids of any spelling', async () => {
     const id = fc.oneof(fc.string({ minLength: 1, maxLength: 4 }), fc.integer({ min: 0, max: 1e9 }));
     await fc.assert(

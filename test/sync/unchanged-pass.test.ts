@@ -128,6 +128,29 @@ describe.each(scenarioVariants)('against %s', (_label, variant) => {
       expect(await differencesFromTruth(store(), await setup().admin.truth(), ['rides'])).toEqual([]);
     });
 
+    it('keeps the tasks unread with the ids other streams fetch by, and those streams equal the TMS', async () => {
+      const streams = ['tasks', 'goods', 'dossier_folders', 'client_packaging_balances'];
+      await setup().engine.run(streams);
+      const written = await stateOf(store(), 'tasks', operator());
+      expect(written.strategyState).toMatchObject({ references: { 'goods.id': expect.any(Array) } });
+      // Kept by the answers alone (the records' digest matches nothing), the ids from the state.
+      const { passDigest: _, ...rest } = written.strategyState as { passDigest: string };
+      await fixture.query(
+        await fixture.url(),
+        `update sync_state set strategy_state = '${JSON.stringify({ ...rest, passDigest: 'none' })}' where stream = 'tasks'`,
+      );
+      const unread = await stateOf(store(), 'tasks', operator());
+      const summaries = await setup().engine.run(streams);
+      expect(summaries.every((summary) => summary.result === 'succeeded')).toBe(true);
+      expect((await stateOf(store(), 'tasks', operator())).version).toBe(unread.version);
+      expect(await differencesFromTruth(store(), await setup().admin.truth(), streams)).toEqual([]);
+
+      // The TMS changes: every stream follows.
+      await setup().admin.applyChanges(30, 3, { streams: ['driver'] });
+      await setup().engine.run(streams);
+      expect(await differencesFromTruth(store(), await setup().admin.truth(), streams)).toEqual([]);
+    });
+
     it('writes the pass again once the TMS changed the list, and the store equals it', async () => {
       await setup().engine.run(['tasks', 'goods', 'rides']);
       const before = await stateOf(store(), 'tasks', operator());

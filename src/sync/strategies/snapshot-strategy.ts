@@ -1,5 +1,6 @@
 import type { SnapshotStream } from '../../../config/stream-definition.js';
 import { passDigest } from '../../store/pass-digest.js';
+import type { PassIds } from '../../store/pass-references.js';
 import type { StoreRecord } from '../../store/store.js';
 import { idsReadersOf } from '../stream-order.js';
 import type { PartitionContext, StreamStrategy } from '../stream-strategy.js';
@@ -56,23 +57,30 @@ export const snapshotStrategy: StreamStrategy<SnapshotStream> = {
     const fetched = await fetchSnapshot(partition, gather, mayHold(partition, last) ? heldAnswerBytes : 0);
     const { answerDigest } = fetched;
     if (fetched.wholeHeld && answerDigest === last.answerDigest) {
-      const pass = { records: last.answerRecords ?? 0, ...(scope === undefined ? {} : { scope }) };
+      const pass = {
+        records: last.answerRecords ?? 0,
+        ...(scope === undefined ? {} : { scope }),
+        ...(last.references ? { references: last.references } : {}),
+      };
       if (await run.keepUnchangedAnswers(pass)) return;
     }
     const left = await storeHeld(partition, fetched, gather);
     // A pass of one page is compared whole with the last one; a `--full` run writes it regardless.
     const onePage = pages === 0 && left.count === 0;
+    const references = onePage && answerDigest ? run.referencesOf(gathered) : undefined;
     const digests: PassDigests | undefined = onePage
       ? {
           passDigest: passDigest(scope, gathered),
           ...(answerDigest ? { answerDigest, answerRecords: gathered.length } : {}),
+          ...(references ? { references } : {}),
         }
       : undefined;
     if (!partition.full && digests && digests.passDigest === last.passDigest) {
       const pass = { records: gathered, ...(scope === undefined ? {} : { scope }) };
       // A state from before answers were compared (or a TMS whose answers vary in bytes only)
-      // learns the answers' digest once.
-      const learn = answerDigest && !last.answerDigest ? { ...last, ...digests } : undefined;
+      // learns the answers' digest, and the ids other streams fetch by, once.
+      const learns = !last.answerDigest || (digests.references !== undefined && !last.references);
+      const learn = answerDigest && learns ? { ...last, ...digests } : undefined;
       if (await run.keepUnchangedPass(pass, learn)) return;
     }
     // An empty list (no ids referenced) still records the pass.
@@ -97,11 +105,12 @@ const heldAnswerBytes = 8 * 1024 * 1024;
 
 /**
  * Whether the pass's answers may be held unread: not for a `--full` run (it writes the pass), not
- * before a pass recorded its answers, and not for a stream other streams fetch by the ids of (the
- * tasks): its records give them those ids (pass-references.ts).
+ * before a pass recorded its answers, and for a stream other streams fetch by the ids of (the
+ * tasks) only when that pass kept those ids too (pass-references.ts): otherwise its records give them.
  */
 function mayHold(partition: PartitionContext<SnapshotStream>, last: SnapshotState): boolean {
-  return !partition.full && last.answerDigest !== undefined && idsReadersOf(partition.stream).length === 0;
+  if (partition.full || last.answerDigest === undefined) return false;
+  return last.references !== undefined || idsReadersOf(partition.stream).length === 0;
 }
 
 /** What a pass of one page is recognized by when it comes again. */
@@ -111,6 +120,8 @@ interface PassDigests {
   /** Its answers as received (answer-digest.ts), and how many records they held. */
   readonly answerDigest?: string;
   readonly answerRecords?: number;
+  /** With its answers, the ids other streams fetch by at each path (pass-references.ts). */
+  readonly references?: PassIds;
 }
 
 /**
@@ -129,11 +140,22 @@ function snapshotState(state: unknown): SnapshotState {
   const answerRecords = Number.isSafeInteger(fields.answerRecords)
     ? (fields.answerRecords as number)
     : undefined;
+  const answers = answerDigest !== undefined && answerRecords !== undefined;
+  const references = answers && isPassIds(fields.references) ? fields.references : undefined;
   return {
     lastPassAt: text(fields.lastPassAt) ?? '',
     ...(passDigest ? { passDigest } : {}),
-    ...(answerDigest && answerRecords !== undefined ? { answerDigest, answerRecords } : {}),
+    ...(answers ? { answerDigest, answerRecords } : {}),
+    ...(references ? { references } : {}),
   };
+}
+
+function isPassIds(value: unknown): value is PassIds {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.values(value).every((ids) => Array.isArray(ids) && ids.every((id) => typeof id === 'string'))
+  );
 }
 
 /** The configured operators; a per-operator stream without any is a configuration error. */
