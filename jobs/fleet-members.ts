@@ -21,8 +21,8 @@ export interface FleetMembersOptions {
 export interface FleetMembers {
   /** The live members' ids, sorted, as the last beat read them. */
   members(): readonly string[];
-  /** Whether this process is one of the connection's `connectionOwners` (rendezvous hashing). */
-  owns(connection: string): boolean;
+  /** Of these connections (all the fleet runs), those this process is one of the owners of (`assignOwners`). */
+  owned(connections: readonly string[]): ReadonlySet<string>;
   /** Stops beating and leaves at once, so the others take its connections at their next beat. */
   leave(): Promise<void>;
 }
@@ -48,10 +48,9 @@ return redis.call('ZRANGE', KEYS[1], 0, -1)`;
 
 /**
  * Joins the fleet: beats at once (so the first pass over the connections knows the members) and
- * every `beatMs`. Each connection runs in `connectionOwners` of the live members, chosen by
- * rendezvous hashing of the member's id with the connection's name: every member computes the same
- * owners from the same members, and a member joining or lost moves only its share of the
- * connections. While Redis does not answer, the members last read stay.
+ * every `beatMs`. Each connection runs in `connectionOwners` of the live members (`assignOwners`):
+ * every member computes the same owners from the same members and connections. While Redis does
+ * not answer, the members last read stay.
  */
 export async function joinFleet(options: FleetMembersOptions): Promise<FleetMembers> {
   const { redis, settings } = options;
@@ -69,9 +68,18 @@ export async function joinFleet(options: FleetMembersOptions): Promise<FleetMemb
   await beat().catch(() => undefined);
   const timer = setInterval(() => void beat().catch(() => undefined), beatMs);
   timer.unref();
+  let assigned: { key: string; mine: ReadonlySet<string> } | undefined;
   return {
     members: () => members,
-    owns: (connection) => ownersOf(connection, members, settings.connectionOwners).includes(id),
+    owned(connections) {
+      const key = `${members.join('\n')}\u0000${connections.join('\n')}`;
+      if (assigned?.key !== key) {
+        const owners = assignOwners(connections, members, settings.connectionOwners);
+        const mine = new Set(connections.filter((name) => owners.get(name)?.includes(id)));
+        assigned = { key, mine };
+      }
+      return assigned.mine;
+    },
     async leave() {
       clearInterval(timer);
       await redis.eval(beatScript, 1, key, '', lostAfterMs, id).catch(() => undefined);
@@ -79,14 +87,38 @@ export async function joinFleet(options: FleetMembersOptions): Promise<FleetMemb
   };
 }
 
-/** The `count` members that run the connection: those whose hash with its name ranks highest. */
-export function ownersOf(connection: string, members: readonly string[], count: number): string[] {
-  if (members.length <= count) return [...members];
-  return members
-    .map((member) => ({ member, rank: rendezvousRank(member, connection) }))
-    .sort((a, b) => (a.rank < b.rank ? 1 : a.rank > b.rank ? -1 : 0))
-    .slice(0, count)
-    .map((entry) => entry.member);
+/**
+ * The `count` members that run each connection: consistent hashing with bounded loads. The
+ * connections are taken in order of name; each goes to the members whose rendezvous hash with its
+ * name ranks highest among those holding fewer than their share, ceil(connections x count /
+ * members). So no member holds more than its share (pure rendezvous hashing gave one of four
+ * members 64 of 200 connections, and its runs were the late ones), and a member lost or joining
+ * moves its share and, through the shares, a few others.
+ */
+export function assignOwners(
+  connections: readonly string[],
+  members: readonly string[],
+  count: number,
+): Map<string, string[]> {
+  const owners = new Map<string, string[]>();
+  if (members.length <= count) {
+    for (const connection of connections) owners.set(connection, [...members]);
+    return owners;
+  }
+  const share = Math.ceil((connections.length * count) / members.length);
+  const load = new Map(members.map((member) => [member, 0]));
+  for (const connection of [...connections].sort()) {
+    const ranked = members
+      .map((member) => ({ member, rank: rendezvousRank(member, connection) }))
+      .sort((a, b) => (a.rank < b.rank ? 1 : a.rank > b.rank ? -1 : 0))
+      .map((entry) => entry.member);
+    const withRoom = ranked.filter((member) => load.get(member)! < share);
+    // Too few with room (possible with several owners each): the best ranked of the others.
+    const chosen = [...withRoom, ...ranked.filter((member) => !withRoom.includes(member))].slice(0, count);
+    for (const member of chosen) load.set(member, load.get(member)! + 1);
+    owners.set(connection, chosen);
+  }
+  return owners;
 }
 
 function rendezvousRank(member: string, connection: string): string {

@@ -67,7 +67,9 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
   const keepViews = unionViewsKeeper(file, logger);
   let stopped = false;
   let fleet: FleetMembers | undefined;
-  const owns = (name: string) => fleet?.owns(name) ?? true;
+  // Every unpaused connection, as the last pass read them: the fleet shares them out.
+  let fleetNames: readonly string[] = [];
+  const owns = (name: string) => fleet?.owned(fleetNames).has(name) ?? true;
   let lastFleetShape: string | undefined;
 
   const stopOne = async (name: string, why: string) => {
@@ -135,6 +137,7 @@ export async function startWorkerFleet(options: WorkerFleetOptions): Promise<Wor
         .filter((name) => wanted.connections[name]?.paused !== true)
         .map((name) => [name, shapeOf(wanted, name)]),
     );
+    fleetNames = [...unpaused.keys()];
     const active = new Map([...unpaused].filter(([name]) => owns(name)));
     const gone = [...running].filter(([name, entry]) => active.get(name) !== entry.shape);
     const why = (name: string) =>
