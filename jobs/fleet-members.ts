@@ -68,15 +68,18 @@ export async function joinFleet(options: FleetMembersOptions): Promise<FleetMemb
   await beat().catch(() => undefined);
   const timer = setInterval(() => void beat().catch(() => undefined), beatMs);
   timer.unref();
-  let assigned: { key: string; mine: ReadonlySet<string> } | undefined;
+  // Asked once per connection a pass: computed once per list of connections and of members (both
+  // replaced, never changed in place, when they change).
+  let assigned:
+    | { connections: readonly string[]; members: readonly string[]; mine: ReadonlySet<string> }
+    | undefined;
   return {
     members: () => members,
     owned(connections) {
-      const key = `${members.join('\n')}\u0000${connections.join('\n')}`;
-      if (assigned?.key !== key) {
+      if (assigned?.connections !== connections || assigned.members !== members) {
         const owners = assignOwners(connections, members, settings.connectionOwners);
         const mine = new Set(connections.filter((name) => owners.get(name)?.includes(id)));
-        assigned = { key, mine };
+        assigned = { connections, members, mine };
       }
       return assigned.mine;
     },

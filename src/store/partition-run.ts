@@ -20,7 +20,7 @@ import type {
 } from './store-types.js';
 import type { StreamTable } from './stream-tables.js';
 import { endedRunValues, finishRun, type RunStart, startRun } from './sync-runs.js';
-import { readState, startRunReadingState, stateVersion } from './sync-state.js';
+import { readState, type StateTransition, startRunReadingState, stateVersion } from './sync-state.js';
 import { inTransaction, type RunWrite } from './transaction.js';
 import { writePage } from './write-page.js';
 
@@ -154,16 +154,7 @@ export class PartitionRun {
   async dropCheckpoint(): Promise<void> {
     await this.#pages.settled();
     const state = this.#state.withoutCheckpoint();
-    if (!state) return;
-    const { stream } = this.#input;
-    const result = await writePage(this.#context, {
-      stream,
-      runId: await this.#recorded(),
-      now: this.#now(),
-      records: [],
-      state,
-    });
-    this.#state.committed(result.state);
+    if (state) await this.#writeState(state, undefined);
   }
 
   /**
@@ -184,7 +175,8 @@ export class PartitionRun {
       settledScope(this.#context, this.#table, input),
     );
     if (!settled || settled.live !== settled.seen || settled.seen !== pass.records.length) return false;
-    if (learned !== undefined) await this.#writeState({ strategyState: learned }, pass.scope);
+    if (learned !== undefined)
+      await this.#writeState(this.#state.ofPage({ strategyState: learned }), pass.scope);
     // The pass's records are now the scope's live rows, at the version this run read (or wrote).
     if (this.#input.partition === (pass.scope ?? ''))
       this.#context.passReferences.remember(
@@ -240,7 +232,7 @@ export class PartitionRun {
   }
 
   /** Writes the partition's state alone (no rows), once the pages given committed. */
-  async #writeState(state: PageCommit['state'], scope: string | undefined): Promise<void> {
+  async #writeState(state: StateTransition | undefined, scope: string | undefined): Promise<void> {
     await this.#pages.settled();
     const result = await writePage(this.#context, {
       stream: this.#input.stream,
@@ -248,7 +240,7 @@ export class PartitionRun {
       runId: await this.#recorded(),
       now: this.#now(),
       records: [],
-      state: this.#state.ofPage(state),
+      state,
       rollback: this.#dryRun,
     });
     this.#state.committed(result.state);
