@@ -101,8 +101,8 @@ export async function settledScope(
 }
 
 /**
- * How many live rows a scope has, and whether the guard holds any of it: the settled check's
- * statement with no ids seen (one statement).
+ * How many live rows a scope has, and whether the guard holds any of it (one statement; without the
+ * settled check's list of ids, which cost twice the count: docs/performance-history.md, "Signals").
  */
 export async function liveInScope(
   context: StoreContext,
@@ -110,9 +110,9 @@ export async function liveInScope(
   input: { readonly stream: string; readonly scope?: string | undefined },
 ): Promise<{ live: number; held: number }> {
   const scope = scopeValue(table, input.scope);
-  const check = settledStatement(context.dialect.types, table, typeof scope === 'string');
-  const values = { seen: '[]', stream: input.stream, scope: scope ?? '' };
-  const row = (await check(context.dialect.db, values)).rows[0]!;
+  const count = liveStatement(context.dialect.types, table, typeof scope === 'string');
+  const values = { stream: input.stream, scope: scope ?? '' };
+  const row = (await count(context.dialect.db, values)).rows[0]!;
   return { live: Number(row.live), held: Number(row.held) };
 }
 
@@ -122,42 +122,59 @@ interface SettledValues {
   readonly scope: string;
 }
 
-type SettledStatement = ReturnType<typeof compileSettled>;
+const scopeStatements = new WeakMap<SqlTypes, Map<string, unknown>>();
 
-const settledStatements = new WeakMap<SqlTypes, Map<string, SettledStatement>>();
-
-/** The settled check of a table, compiled once per dialect (statement-once.ts): every snapshot pass ends with it. */
-function settledStatement(types: SqlTypes, table: StreamTable, scoped: boolean): SettledStatement {
-  let ofDialect = settledStatements.get(types);
+/**
+ * A scope's counts of a table, compiled once per dialect and table (statement-once.ts): the
+ * settled check ends every snapshot pass, the live count every unchanged one.
+ */
+function scopeStatement<S>(types: SqlTypes, key: string, compile: () => S): S {
+  let ofDialect = scopeStatements.get(types);
   if (!ofDialect) {
     ofDialect = new Map();
-    settledStatements.set(types, ofDialect);
+    scopeStatements.set(types, ofDialect);
   }
-  const key = `${table.name}\u0000${scoped}`;
-  let statement = ofDialect.get(key);
-  if (!statement) {
-    statement = compileSettled(types, table, scoped);
+  let statement = ofDialect.get(key) as S | undefined;
+  if (statement === undefined) {
+    statement = compile();
     ofDialect.set(key, statement);
   }
   return statement;
 }
 
-function compileSettled(types: SqlTypes, table: StreamTable, scoped: boolean) {
-  return statementOnce((db, values: SettledValues) => {
-    const unseen = sql<SqlBool>`${sql.ref(`${table.name}.id`)} not in ${types.jsonTexts(values.seen)}`;
-    return streamDb(db)
-      .selectFrom(table.name)
-      .where(targetWhere({ table, scope: scoped ? values.scope : null, match: undefined }))
-      .select([
-        sql<number | string>`count(*)`.as('live'),
+function settledStatement(types: SqlTypes, table: StreamTable, scoped: boolean) {
+  return scopeStatement(types, `settled\u0000${table.name}\u0000${scoped}`, () =>
+    statementOnce((db, values: SettledValues) => {
+      const unseen = sql<SqlBool>`${sql.ref(`${table.name}.id`)} not in ${types.jsonTexts(values.seen)}`;
+      return scopeRows(db, table, scoped, values).select([
+        liveCount,
         sql<number | string>`coalesce(sum(case when ${unseen} then 1 else 0 end), 0)`.as('missing'),
-        sql<
-          number | string
-        >`(select count(*) from held_deletes where stream = ${values.stream} and scope = ${values.scope})`.as(
-          'held',
-        ),
+        heldCount(values),
       ]);
-  });
+    }),
+  );
+}
+
+function liveStatement(types: SqlTypes, table: StreamTable, scoped: boolean) {
+  return scopeStatement(types, `live\u0000${table.name}\u0000${scoped}`, () =>
+    statementOnce((db, values: Omit<SettledValues, 'seen'>) =>
+      scopeRows(db, table, scoped, values).select([liveCount, heldCount(values)]),
+    ),
+  );
+}
+
+function scopeRows(db: Kysely<StoreDatabase>, table: StreamTable, scoped: boolean, values: { scope: string }) {
+  return streamDb(db)
+    .selectFrom(table.name)
+    .where(targetWhere({ table, scope: scoped ? values.scope : null, match: undefined }));
+}
+
+const liveCount = sql<number | string>`count(*)`.as('live');
+
+function heldCount(values: { stream: string; scope: string }) {
+  return sql<
+    number | string
+  >`(select count(*) from held_deletes where stream = ${values.stream} and scope = ${values.scope})`.as('held');
 }
 
 async function markMissingIn(

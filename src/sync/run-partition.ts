@@ -2,7 +2,6 @@ import { setMaxListeners } from 'node:events';
 import type { Settings } from '../../config/settings.js';
 import type { StreamDefinition } from '../../config/stream-definition.js';
 import { type StreamName, streams } from '../../config/streams.js';
-import { linkSignals } from '../linked-signals.js';
 import type { DeleteGuard } from '../store/store.js';
 import { describeError } from '../tms-sync-error.js';
 import { checkAccess } from './check-access.js';
@@ -33,17 +32,12 @@ export async function runPartition(
   }
   const definition: StreamDefinition = streams[stream];
   const started = Date.now();
-  const bound = startRunBound({ stream, partition }, ctx.settings.sync);
-  // Linked, not AbortSignal.any: the stop signal of a sync outlives every run (linked-signals.ts).
-  const linked = options.signal ? linkSignals(options.signal, bound.signal) : undefined;
-  const signal = linked?.signal ?? bound.signal;
+  const bound = startRunBound({ stream, partition }, ctx.settings.sync, options.signal);
+  const signal = bound.signal;
   // Every request in flight listens to the run's signal (16 at once in a child stream): not the
   // leak Node's warning at 11 listeners suspects.
   setMaxListeners(0, signal);
-  const end = () => {
-    bound.end();
-    linked?.unlink();
-  };
+  const end = () => bound.end();
   const run = await ctx.store
     .openRun({
       stream,
@@ -86,7 +80,7 @@ export async function runPartition(
   } catch (error) {
     result = options.signal?.aborted ? 'interrupted' : 'failed';
     // Past its bound the run stopped as if asked to; what it failed with is the bound.
-    failure = result === 'failed' && bound.signal.aborted ? bound.signal.reason : error;
+    failure = result === 'failed' ? (bound.exceeded ?? error) : error;
   } finally {
     end();
   }
