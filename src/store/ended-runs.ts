@@ -63,7 +63,10 @@ const insertRuns = compiledOnce((db, values: Record<string, unknown>) => {
   const rows: Record<string, unknown>[] = [];
   for (const [name, value] of Object.entries(values)) {
     const at = name.indexOf(':');
-    (rows[Number(name.slice(0, at))] ??= {})[name.slice(at + 1)] = value;
+    const index = Number(name.slice(0, at));
+    const row = rows[index] ?? {};
+    rows[index] = row;
+    row[name.slice(at + 1)] = value;
   }
   return db
     .insertInto('sync_runs')

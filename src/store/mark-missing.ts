@@ -163,7 +163,12 @@ function liveStatement(types: SqlTypes, table: StreamTable, scoped: boolean) {
   );
 }
 
-function scopeRows(db: Kysely<StoreDatabase>, table: StreamTable, scoped: boolean, values: { scope: string }) {
+function scopeRows(
+  db: Kysely<StoreDatabase>,
+  table: StreamTable,
+  scoped: boolean,
+  values: { scope: string },
+) {
   return streamDb(db)
     .selectFrom(table.name)
     .where(targetWhere({ table, scope: scoped ? values.scope : null, match: undefined }));
@@ -174,7 +179,9 @@ const liveCount = sql<number | string>`count(*)`.as('live');
 function heldCount(values: { stream: string; scope: string }) {
   return sql<
     number | string
-  >`(select count(*) from held_deletes where stream = ${values.stream} and scope = ${values.scope})`.as('held');
+  >`(select count(*) from held_deletes where stream = ${values.stream} and scope = ${values.scope})`.as(
+    'held',
+  );
 }
 
 async function markMissingIn(
