@@ -1,6 +1,5 @@
-import type { Insertable, Kysely } from 'kysely';
+import { CompiledQuery, type Insertable, type Kysely } from 'kysely';
 import type { StoreDatabase, SyncRunsTable } from './database.js';
-import { compiledOnce } from './statement-once.js';
 
 /**
  * The rows of runs that wrote nothing else, recorded together: those ending in the same turn of
@@ -41,7 +40,7 @@ export function createEndedRuns(db: Kysely<StoreDatabase>): EndedRuns {
         seen.add(key);
         group.push(batch[start++]!);
       }
-      void write(db, group, columns);
+      void write(db, group);
     }
   };
   return {
@@ -54,33 +53,47 @@ export function createEndedRuns(db: Kysely<StoreDatabase>): EndedRuns {
   };
 }
 
-/**
- * The insert of `rows` rows of these columns, built and compiled by Kysely once per shape
- * (statement-once.ts): an idle cycle of 5,000 partitions wrote ~1,100 such statements, and
- * building each cost more than running it. Values are named `index:column`.
- */
-const insertRuns = compiledOnce((db, values: Record<string, unknown>) => {
-  const rows: Record<string, unknown>[] = [];
-  for (const [name, value] of Object.entries(values)) {
-    const at = name.indexOf(':');
-    const index = Number(name.slice(0, at));
-    const row = rows[index] ?? {};
-    rows[index] = row;
-    row[name.slice(at + 1)] = value;
-  }
-  return db
-    .insertInto('sync_runs')
-    .values(rows as Insertable<SyncRunsTable>[])
-    .returning(['id', 'stream', 'partition']);
-});
+/** The insert's text per database and shape (rows and columns). */
+const insertTexts = new WeakMap<Kysely<StoreDatabase>, Map<string, string>>();
 
-async function write(db: Kysely<StoreDatabase>, group: readonly Waiting[], columns: string): Promise<void> {
+/**
+ * The text of an insert of `count` rows of these columns, built and compiled by Kysely once per
+ * shape: an idle cycle of 5,000 partitions wrote ~1,100 such statements, and building each cost
+ * more than running it. Its parameters are the rows' values, row after row, in `columns` order.
+ */
+function insertText(db: Kysely<StoreDatabase>, count: number, columns: readonly string[]): string {
+  let ofDb = insertTexts.get(db);
+  if (!ofDb) {
+    ofDb = new Map();
+    insertTexts.set(db, ofDb);
+  }
+  const shape = `${count}:${columns.join(',')}`;
+  let text = ofDb.get(shape);
+  if (text === undefined) {
+    const slot = (index: number) => `\u0000ended-runs:${index}`;
+    const rows = Array.from({ length: count }, (_, row) =>
+      Object.fromEntries(columns.map((column, at) => [column, slot(row * columns.length + at)])),
+    );
+    const query = db
+      .insertInto('sync_runs')
+      .values(rows as unknown as Insertable<SyncRunsTable>[])
+      .returning(['id', 'stream', 'partition'])
+      .compile();
+    if (query.parameters.length !== count * columns.length || query.parameters.some((p, i) => p !== slot(i)))
+      throw new Error('sync_runs: the insert does not take its values row after row');
+    text = query.sql;
+    ofDb.set(shape, text);
+  }
+  return text;
+}
+
+async function write(db: Kysely<StoreDatabase>, group: readonly Waiting[]): Promise<void> {
   try {
-    const values: Record<string, unknown> = {};
-    group.forEach(({ row }, index) => {
-      for (const [column, value] of Object.entries(row)) values[`${index}:${column}`] = value;
-    });
-    const { rows: written } = await db.executeQuery(insertRuns(db, values, `${group.length}:${columns}`));
+    const columns = Object.keys(group[0]!.row);
+    const parameters: unknown[] = [];
+    for (const { row } of group) for (const value of Object.values(row)) parameters.push(value);
+    const query = CompiledQuery.raw(insertText(db, group.length, columns), parameters);
+    const { rows: written } = await db.executeQuery<{ id: number; stream: string; partition: string }>(query);
     const ids = new Map(written.map((row) => [keyOf(row), Number(row.id)]));
     for (const entry of group) {
       const id = ids.get(keyOf(entry.row));
