@@ -41,7 +41,15 @@ export async function runPlan(
 ): Promise<PartitionSummary[]> {
   const summaries: (PartitionSummary | undefined)[] = [];
   const groups = groupByStream(units);
+  // One waiter woken by the next run to end, not Promise.race over the runs: a race leaves a
+  // reaction on every run still going, and a long run would gather one per partition ended beside it.
   const running = new Set<Promise<void>>();
+  let wake: (() => void) | undefined;
+  let failure: { readonly error: unknown } | undefined;
+  const ended = () =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+    });
 
   const ready = (group: StreamGroup) =>
     group.dependencies.every((dependency) => !groups.get(dependency)?.unfinished);
@@ -69,13 +77,21 @@ export async function runPlan(
     const index = group.units[group.started++]!;
     const unit = units[index]!;
     const ran = runUnit(unit)
-      .then((summary) => {
-        summaries[index] = summary;
-        if (summary.result !== 'succeeded') group.leftBehind.set(summary.partition, summary);
-      })
+      .then(
+        (summary) => {
+          summaries[index] = summary;
+          if (summary.result !== 'succeeded') group.leftBehind.set(summary.partition, summary);
+        },
+        // A run that threw (its store unreachable) ends the plan with its error.
+        (error: unknown) => {
+          failure ??= { error };
+        },
+      )
       .finally(() => {
         group.unfinished--;
         running.delete(ran);
+        wake?.();
+        wake = undefined;
       });
     running.add(ran);
   };
@@ -83,10 +99,12 @@ export async function runPlan(
   while (!options.signal?.aborted) {
     const group = running.size < options.concurrency ? nextReady() : undefined;
     if (group) start(group);
-    else if (running.size > 0) await Promise.race(running);
+    else if (running.size > 0) await ended();
     else break;
+    if (failure) throw failure.error;
   }
   await Promise.all(running);
+  if (failure) throw failure.error;
   return summaries.filter((summary) => summary !== undefined);
 }
 
