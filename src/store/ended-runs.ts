@@ -1,5 +1,6 @@
-import { CompiledQuery, type Insertable, type Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { StoreDatabase, SyncRunsTable } from './database.js';
+import { compiledOnce } from './statement-once.js';
 
 /**
  * The rows of runs that wrote nothing else, recorded together: those ending in the same turn of
@@ -40,7 +41,7 @@ export function createEndedRuns(db: Kysely<StoreDatabase>): EndedRuns {
         seen.add(key);
         group.push(batch[start++]!);
       }
-      void write(db, group);
+      void write(db, group, columns);
     }
   };
   return {
@@ -53,47 +54,36 @@ export function createEndedRuns(db: Kysely<StoreDatabase>): EndedRuns {
   };
 }
 
-/** The insert's text per database and shape (rows and columns). */
-const insertTexts = new WeakMap<Kysely<StoreDatabase>, Map<string, string>>();
-
 /**
- * The text of an insert of `count` rows of these columns, built and compiled by Kysely once per
- * shape: an idle cycle of 5,000 partitions wrote ~1,100 such statements, and building each cost
- * more than running it. Its parameters are the rows' values, row after row, in `columns` order.
+ * The insert of the rows of runs with these columns, its values the rows' row after row, built and
+ * compiled by Kysely once per number of rows (statement-once.ts): an idle cycle of 5,000
+ * partitions wrote ~1,100 such statements, and building each cost more than running it.
  */
-function insertText(db: Kysely<StoreDatabase>, count: number, columns: readonly string[]): string {
-  let ofDb = insertTexts.get(db);
-  if (!ofDb) {
-    ofDb = new Map();
-    insertTexts.set(db, ofDb);
-  }
-  const shape = `${count}:${columns.join(',')}`;
-  let text = ofDb.get(shape);
-  if (text === undefined) {
-    const slot = (index: number) => `\u0000ended-runs:${index}`;
-    const rows = Array.from({ length: count }, (_, row) =>
-      Object.fromEntries(columns.map((column, at) => [column, slot(row * columns.length + at)])),
-    );
-    const query = db
+function insertOf(columns: readonly string[]) {
+  return compiledOnce((db, values: unknown[]) => {
+    const rows: Record<string, unknown>[] = [];
+    for (let at = 0; at < values.length; at += columns.length)
+      rows.push(Object.fromEntries(columns.map((column, offset) => [column, values[at + offset]])));
+    return db
       .insertInto('sync_runs')
-      .values(rows as unknown as Insertable<SyncRunsTable>[])
-      .returning(['id', 'stream', 'partition'])
-      .compile();
-    if (query.parameters.length !== count * columns.length || query.parameters.some((p, i) => p !== slot(i)))
-      throw new Error('sync_runs: the insert does not take its values row after row');
-    text = query.sql;
-    ofDb.set(shape, text);
-  }
-  return text;
+      .values(rows as Insertable<SyncRunsTable>[])
+      .returning(['id', 'stream', 'partition']);
+  });
 }
 
-async function write(db: Kysely<StoreDatabase>, group: readonly Waiting[]): Promise<void> {
+/** The insert of each set of columns rows come with (one: `endedRunValues`'s). */
+const inserts = new Map<string, ReturnType<typeof insertOf>>();
+
+async function write(db: Kysely<StoreDatabase>, group: readonly Waiting[], columns: string): Promise<void> {
   try {
-    const columns = Object.keys(group[0]!.row);
-    const parameters: unknown[] = [];
-    for (const { row } of group) for (const value of Object.values(row)) parameters.push(value);
-    const query = CompiledQuery.raw(insertText(db, group.length, columns), parameters);
-    const { rows: written } = await db.executeQuery<{ id: number; stream: string; partition: string }>(query);
+    let insert = inserts.get(columns);
+    if (!insert) {
+      insert = insertOf(columns.split(','));
+      inserts.set(columns, insert);
+    }
+    const values: unknown[] = [];
+    for (const { row } of group) for (const value of Object.values(row)) values.push(value);
+    const { rows: written } = await db.executeQuery(insert(db, values, String(group.length)));
     const ids = new Map(written.map((row) => [keyOf(row), Number(row.id)]));
     for (const entry of group) {
       const id = ids.get(keyOf(entry.row));

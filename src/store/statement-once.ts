@@ -8,7 +8,8 @@ import { sharedText } from './shared-text.js';
  * to run: the statements every partition's run makes (its state, its `sync_runs` row, the settled
  * pass) would cost more to compile than to run. `build` receives stand-ins for the values and must
  * pass each one on as a parameter, unchanged (no `.toISOString()` inside: give it the string).
- * `shape` names whatever else the statement's text depends on (a table's name): one compile each.
+ * `shape` names whatever else the statement's text depends on (a table's name, a number of rows):
+ * one compile each. Values may be a list: `build` then receives a list of stand-ins.
  */
 export function statementOnce<V extends object, R>(
   build: (db: Kysely<StoreDatabase>, values: V) => Compilable<R>,
@@ -30,7 +31,7 @@ export function compiledOnce<V extends object, R>(
     }
     let template = ofDb.get(shape);
     if (!template) {
-      template = compileTemplate(build, db, Object.keys(values));
+      template = compileTemplate(build, db, Object.keys(values), Array.isArray(values));
       ofDb.set(shape, template);
     }
     return bind(template, values as Record<string, unknown>);
@@ -51,8 +52,14 @@ function compileTemplate<V, R>(
   build: (db: Kysely<StoreDatabase>, values: V) => Compilable<R>,
   db: Kysely<StoreDatabase>,
   names: readonly string[],
+  list: boolean,
 ): Template {
-  const standIns = Object.fromEntries(names.map((name) => [name, `${standInPrefix}${name}`])) as V;
+  // A list of values (a multi-row insert's, row after row) gets a list of stand-ins.
+  const standIns = (
+    list
+      ? names.map((name) => `${standInPrefix}${name}`)
+      : Object.fromEntries(names.map((name) => [name, `${standInPrefix}${name}`]))
+  ) as V;
   const query = build(db, standIns).compile();
   const slots = query.parameters.map((parameter) =>
     typeof parameter === 'string' && parameter.startsWith(standInPrefix)

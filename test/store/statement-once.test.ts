@@ -36,3 +36,20 @@ it('refuses a statement that does not pass a value on as a parameter', () => {
   );
   expect(() => transformed(db, { stream: 'a' })).toThrow(/stream is not passed on as a parameter/);
 });
+
+it('takes a list of values (a multi-row insert), compiled once per shape', async () => {
+  const insert = statementOnce((k, values: unknown[]) => {
+    const rows = [];
+    for (let at = 0; at < values.length; at += 2) rows.push({ stream: values[at], version: values[at + 1] });
+    return k.insertInto('sync_state').values(rows as never);
+  });
+  await insert(db, ['c', 3, 'd', 4], '2');
+  await insert(db, ['e', 5, 'f', 6], '2');
+  await insert(db, ['g', 7], '1');
+  const rows = await db
+    .selectFrom('sync_state')
+    .select(['stream', 'version'])
+    .where('version', '>', 2)
+    .execute();
+  expect(rows.map((row) => `${row.stream}${row.version}`).sort()).toEqual(['c3', 'd4', 'e5', 'f6', 'g7']);
+});
