@@ -116,6 +116,40 @@ export async function liveInScope(
   return { live: Number(row.live), held: Number(row.held) };
 }
 
+/**
+ * `liveInScope` of many scopes of a scoped table at once: two grouped statements (the live rows,
+ * the held deletes) per `scopesPerRead` scopes; a scope without live rows counts 0.
+ */
+export async function liveInScopes(
+  context: StoreContext,
+  table: StreamTable,
+  input: { readonly stream: string; readonly scopes: readonly string[] },
+): Promise<Map<string, { live: number; held: number }>> {
+  const column = sql.ref(`${table.name}.${table.scopeColumn!}`);
+  const counts = new Map(input.scopes.map((scope) => [scope, { live: 0, held: 0 }]));
+  const { db } = context.dialect;
+  for (let from = 0; from < input.scopes.length; from += scopesPerRead) {
+    const some = input.scopes.slice(from, from + scopesPerRead);
+    const live = await scopeRowsOf(db, table, some)
+      .select([column.as('scope'), liveCount])
+      .groupBy(column)
+      .execute();
+    for (const row of live) counts.get(String(row.scope))!.live = Number(row.live);
+    const held = await db
+      .selectFrom('held_deletes')
+      .select(['scope', sql<number | string>`count(*)`.as('held')])
+      .where('stream', '=', input.stream)
+      .where('scope', 'in', some)
+      .groupBy('scope')
+      .execute();
+    for (const row of held) counts.get(row.scope)!.held = Number(row.held);
+  }
+  return counts;
+}
+
+/** Scopes a statement of `liveInScopes` asks for. */
+const scopesPerRead = 1000;
+
 interface SettledValues {
   readonly seen: string;
   readonly stream: string;
@@ -169,9 +203,17 @@ function scopeRows(
   scoped: boolean,
   values: { scope: string },
 ) {
+  return scopeRowsOf(db, table, scoped ? values.scope : null);
+}
+
+function scopeRowsOf(
+  db: Kysely<StoreDatabase>,
+  table: StreamTable,
+  scope: string | readonly string[] | null,
+) {
   return streamDb(db)
     .selectFrom(table.name)
-    .where(targetWhere({ table, scope: scoped ? values.scope : null, match: undefined }));
+    .where(targetWhere({ table, scope, match: undefined }));
 }
 
 const liveCount = sql<number | string>`count(*)`.as('live');

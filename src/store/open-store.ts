@@ -12,6 +12,7 @@ import { migrateStore } from './migrations/migrate-store.js';
 import { createCommandOutbox, retriedOutbox } from './outbox/command-outbox.js';
 import { partitionOverview } from './partition-overview.js';
 import { PartitionRun } from './partition-run.js';
+import { PlanReads } from './plan-reads.js';
 import { countRows, liveKeys, readRows } from './read-rows.js';
 import { resetStream } from './reset-stream.js';
 import { openSqliteDialect } from './sqlite/sqlite-dialect.js';
@@ -174,6 +175,7 @@ function createStore(
       await presence.ensure(input.stream, () => store.migrate());
       return PartitionRun.open(context, context.table(input.stream), input);
     },
+    planReads: (planned) => new PlanReads(context, planned),
     listStates: retried('listStates', () => listStates(db, types)),
     everCommitted: retried('everCommitted', (stream, partition) => everCommitted(db, stream, partition)),
     listRuns: retried('listRuns', (filter) => listRuns(db, filter)),

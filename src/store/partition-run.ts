@@ -32,9 +32,10 @@ import { writePage } from './write-page.js';
  * - the dry run, decided when the run opens: every write is the same transaction, rolled back;
  * - the child streams a parent's pages and deletes concern, from the catalogue;
  * - the counts, the progress reports and the run's `sync_runs` row. Where the state is read without
- *   a round trip (`StoreDialect.readsLocally`), the row is written before the run's first write, or
- *   whole when it ends if it wrote nothing else: one statement instead of two for a run that finds
- *   nothing new, most runs of an idle cycle (docs/store.md, "A run's row").
+ *   a round trip (`StoreDialect.readsLocally`) or was read with its plan's (plan-reads.ts), the row
+ *   is written before the run's first write, or whole when it ends if it wrote nothing else: one
+ *   statement instead of two for a run that finds nothing new, most runs of an idle cycle
+ *   (docs/store.md, "A run's row").
  * Pages commit in the order given (page-line.ts): `commitPage` returns while the database still
  * writes the last few, so the caller fetches and prepares the next page meanwhile.
  */
@@ -53,10 +54,13 @@ export class PartitionRun {
   /** The run's row once written (its id), or being written. */
   #recording: Promise<number> | undefined;
   #runId: number | null = null;
+  /** Whether the run began a write (`#recorded`, which every write awaits first). */
+  #wrote = false;
 
   /**
-   * Begins a run: reads the partition's state and, unless the dialect reads it locally, records
-   * the run's start in the same statement (`sync_runs`; nothing in a dry run).
+   * Begins a run: reads the partition's state (or takes it from its plan's reads) and, unless the
+   * dialect reads it locally or the plan read it, records the run's start in the same statement
+   * (`sync_runs`; nothing in a dry run).
    */
   static async open(context: StoreContext, table: StreamTable, input: OpenRunInput): Promise<PartitionRun> {
     const { stream, partition } = input;
@@ -65,6 +69,10 @@ export class PartitionRun {
     const start = input.dryRun
       ? undefined
       : { stream, partition, trigger: input.trigger, startedAt: now().toISOString() };
+    if (input.planReads) {
+      const found = await input.planReads.state(stream, partition);
+      return new PartitionRun(context, table, input, found, start, undefined);
+    }
     if (!start || context.dialect.readsLocally) {
       const found = await context.retry('readState', () => readState(db, types, stream, partition));
       return new PartitionRun(context, table, input, found, start, undefined);
@@ -114,6 +122,7 @@ export class PartitionRun {
    * children's queue entries in one transaction. Returns once the page three before it committed.
    */
   async commitPage(page: PageCommit): Promise<void> {
+    this.#wrote = true;
     const children = this.#table.children;
     const fullCycle = page.fullCycle ?? false;
     const lastOfCycle = 'watermark' in page.state;
@@ -201,10 +210,13 @@ export class PartitionRun {
     references?: PassIds;
   }): Promise<boolean> {
     this.#input.signal?.throwIfAborted();
-    const input = { stream: this.#input.stream, scope: pass.scope };
-    const found = await this.#context.retry('liveInScope', () =>
-      liveInScope(this.#context, this.#table, input),
-    );
+    const { stream, planReads } = this.#input;
+    const input = { stream, scope: pass.scope };
+    // The plan's counts were read before this run wrote anything: afresh once it did.
+    const found =
+      planReads && !this.#wrote
+        ? await planReads.live(stream, this.#table, pass.scope)
+        : await this.#context.retry('liveInScope', () => liveInScope(this.#context, this.#table, input));
     if (found.held > 0 || found.live !== pass.records) return false;
     // The ids other streams fetch by, kept with that pass: the scope's live rows' ids, at this version.
     if (pass.references && this.#input.partition === (pass.scope ?? ''))
@@ -305,7 +317,10 @@ export class PartitionRun {
     const references = this.#context.passReferences;
     if (references.knows(stream, scope)) {
       const { db } = this.#context.dialect;
-      const version = await this.#context.retry('stateVersion', () => stateVersion(db, stream, scope ?? ''));
+      const { planReads } = this.#input;
+      const version = planReads
+        ? await planReads.version(stream, scope ?? '')
+        : await this.#context.retry('stateVersion', () => stateVersion(db, stream, scope ?? ''));
       const remembered = references.recall(stream, scope, path, version);
       if (remembered) return [...remembered];
     }
@@ -337,6 +352,7 @@ export class PartitionRun {
 
   /** The run's row, written as the run starts its first write; null in a dry run. */
   #recorded(): Promise<number | null> {
+    this.#wrote = true;
     const start = this.#start;
     if (!start) return Promise.resolve(null);
     this.#recording ??= this.#context

@@ -1,4 +1,5 @@
 import type { JsonObject } from '../../schemas/json-object.js';
+import type { PlanReads } from './plan-reads.js';
 
 /**
  * The store's data as every part of it and every caller sees it: records, state, runs and rows.
@@ -241,6 +242,11 @@ export interface OpenRunInput {
    * never sent ahead to the database behind the last. @default no bound
    */
   readonly maxPages?: number;
+  /**
+   * The reads of the plan the run is part of (plan-reads.ts): its state and its scope's live rows
+   * come from reads made once per stream. @default the run reads its own, by their keys
+   */
+  readonly planReads?: PlanReads | undefined;
 }
 
 /** Where a committed page leaves the partition's state. */

@@ -3,6 +3,7 @@ import type { HeldDelete } from './held-deletes.js';
 import type { MigrationSummary } from './migrations/migrate-store.js';
 import type { CommandOutbox } from './outbox/outbox-types.js';
 import type { PartitionRun } from './partition-run.js';
+import type { PlanReads } from './plan-reads.js';
 import type { ResetResult } from './reset-stream.js';
 import type {
   OpenRunInput,
@@ -24,6 +25,7 @@ export type { HeldDelete } from './held-deletes.js';
 export type { MigrationSummary } from './migrations/migrate-store.js';
 export type { CommandCount, CommandOutbox, Settlement } from './outbox/outbox-types.js';
 export type { PartitionRun } from './partition-run.js';
+export type { PlanReads } from './plan-reads.js';
 export type { ResetResult } from './reset-stream.js';
 export type * from './store-types.js';
 
@@ -41,6 +43,11 @@ export interface Store {
   ping(): Promise<void>;
   /** Begins one run of one stream partition (partition-run.ts): the only way to write a stream. */
   openRun(input: OpenRunInput): Promise<PartitionRun>;
+  /**
+   * The reads a plan of these partitions (by stream) makes once per stream for its runs
+   * (plan-reads.ts), to give each run's `openRun` and to tell as each partition ends.
+   */
+  planReads(planned: ReadonlyMap<string, readonly string[]>): PlanReads;
 
   /** Every partition's committed state (`status`: read once per command, never per partition). */
   listStates(): Promise<SyncState[]>;

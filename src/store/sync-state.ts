@@ -102,6 +102,35 @@ const runInsertReadingState = statementOnce((db, run: RunStart) =>
     ]),
 );
 
+/**
+ * The committed states of these partitions of one stream (version 0 with nulls for one never
+ * written), in statements of at most `statesPerRead` partitions: a plan's read-ahead (plan-reads.ts).
+ */
+export async function readStates(
+  db: Kysely<StoreDatabase>,
+  types: SqlTypes,
+  stream: string,
+  partitions: readonly string[],
+): Promise<Map<string, SyncState>> {
+  const states = new Map<string, SyncState>();
+  for (let from = 0; from < partitions.length; from += statesPerRead) {
+    const some = partitions.slice(from, from + statesPerRead);
+    const rows = await db
+      .selectFrom('sync_state')
+      .selectAll()
+      .where('stream', '=', stream)
+      .where('partition', 'in', some)
+      .execute();
+    for (const row of rows) states.set(row.partition, decodeState(row, types));
+  }
+  for (const partition of partitions)
+    if (!states.has(partition)) states.set(partition, emptyState(stream, partition));
+  return states;
+}
+
+/** Partitions a statement of `readStates` asks for: well within both dialects' parameter limits. */
+const statesPerRead = 1000;
+
 /** Whether the partition, or any partition of the stream, has committed state (a keyed read of one row). */
 export async function everCommitted(
   db: Kysely<StoreDatabase>,

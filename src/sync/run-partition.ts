@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Settings } from '../../config/settings.js';
 import type { StreamDefinition } from '../../config/stream-definition.js';
 import { type StreamName, streams } from '../../config/streams.js';
-import type { DeleteGuard } from '../store/store.js';
+import type { DeleteGuard, PlanReads } from '../store/store.js';
 import { describeError } from '../tms-sync-error.js';
 import { checkAccess } from './check-access.js';
 import type { EngineContext } from './engine-context.js';
@@ -16,15 +16,17 @@ import { dependenciesOf, liveListingOf, partitionLabel, readsOwnOperator } from 
  * (a failure is in the summary, with the error as `cause`, never thrown). A partition that reads
  * another stream's rows (a child, the goods of the tasks) is `skipped` while that stream has never
  * been synced. The first run of a process logs in first (check-access.ts): a wrong URL or token
- * fails it at once, naming the setting.
+ * fails it at once, naming the setting. A run of a plan of many partitions reads with the plan
+ * (`planReads`, plan-reads.ts).
  */
 export async function runPartition(
   ctx: EngineContext,
   stream: StreamName,
   partition: string,
   options: RunOptions = {},
+  planReads?: PlanReads,
 ): Promise<PartitionSummary> {
-  const waitingFor = await neverSynced(ctx, stream, partition);
+  const waitingFor = await neverSynced(ctx, stream, partition, planReads);
   if (waitingFor) {
     const reason = `${waitingFor} has never been synced (${stream} reads its rows): sync ${waitingFor} first, or both together`;
     ctx.logger.warn({ stream, partition }, `skipped: ${reason}`);
@@ -48,6 +50,7 @@ export async function runPartition(
       guard: guardOf(ctx.settings, options),
       signal,
       maxPages: ctx.settings.sync.maxRunPages,
+      planReads,
       onCommit: (counts) => {
         bound.committed(counts.pages);
         options.onProgress?.({ stream, partition, elapsedMs: Date.now() - started, ...counts });
@@ -142,10 +145,11 @@ export function skippedPartition(
  * operator's, a since listing's live one, else any): one keyed read per dependency, whatever the
  * number of partitions.
  */
-async function neverSynced(ctx: EngineContext, stream: string, partition: string) {
+async function neverSynced(ctx: EngineContext, stream: string, partition: string, planReads?: PlanReads) {
+  const reads = planReads ?? ctx.store;
   for (const dependency of dependenciesOf(stream)) {
     const own = readsOwnOperator(stream) ? partition : liveListingOf(dependency);
-    if (await ctx.store.everCommitted(dependency, own)) continue;
+    if (await reads.everCommitted(dependency, own)) continue;
     return own === undefined ? dependency : partitionLabel({ stream: dependency, partition: own });
   }
   return undefined;

@@ -11,7 +11,7 @@ import type { EngineContext } from './engine-context.js';
 import type { PartitionSummary, RunOptions } from './run-options.js';
 import { runPartition, skippedPartition } from './run-partition.js';
 import { runPlan } from './run-plan.js';
-import { selectPartitions } from './select-partitions.js';
+import { type StreamPartition, selectPartitions } from './select-partitions.js';
 import { storeOptionsOf } from './store-options.js';
 import { inRunOrder, isStreamName } from './stream-order.js';
 import { partitionsOf } from './stream-partitions.js';
@@ -81,19 +81,19 @@ export async function createSyncEngine(options: SyncEngineOptions): Promise<Sync
     async run(targets, runOptions = {}) {
       const { partitions } = selectPartitions(targets, settings);
       await checkAccess(client, settings, logger, runOptions.signal);
-      const runOne = async (stream: StreamName, partition: string) => {
-        const summary = await runPartition(context, stream, partition, runOptions);
+      const planReads = store.planReads(partitionsByStream(partitions));
+      const done = (summary: PartitionSummary) => {
+        planReads.ended(summary.stream);
         runOptions.onPartitionDone?.(summary);
         return summary;
       };
+      const runOne = async (stream: StreamName, partition: string) =>
+        done(await runPartition(context, stream, partition, runOptions, planReads));
       return runPlan(partitions, runOne, {
         concurrency: settings.sync.partitionConcurrency,
         signal: runOptions.signal,
-        skip: (stream, partition, reason) => {
-          const summary = skippedPartition({ stream, partition }, runOptions, reason);
-          runOptions.onPartitionDone?.(summary);
-          return summary;
-        },
+        skip: (stream, partition, reason) =>
+          done(skippedPartition({ stream, partition }, runOptions, reason)),
       });
     },
     async close() {
@@ -101,6 +101,17 @@ export async function createSyncEngine(options: SyncEngineOptions): Promise<Sync
       if (!options.store) await store.close();
     },
   };
+}
+
+/** The plan's partitions of each stream, for its reads (plan-reads.ts). */
+function partitionsByStream(units: readonly StreamPartition[]): Map<string, string[]> {
+  const planned = new Map<string, string[]>();
+  for (const { stream, partition } of units) {
+    const partitions = planned.get(stream);
+    if (partitions) partitions.push(partition);
+    else planned.set(stream, [partition]);
+  }
+  return planned;
 }
 
 /** Stream names checked against the catalogue (all of them when none are named), in run order. */

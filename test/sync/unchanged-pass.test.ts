@@ -91,6 +91,15 @@ describe.each(scenarioVariants)('against %s', (_label, variant) => {
       expect(restored.result).toBe('succeeded');
       expect(await liveRides()).toBe(listed);
       expect(await differencesFromTruth(store(), await setup().admin.truth(), ['rides'])).toEqual([]);
+      // The same in a plan, whose runs take the scope's live rows from one read of the stream (plan-reads.ts).
+      await fixture.query(
+        await fixture.url(),
+        "update rides set deleted_at = synced_at, deleted_reason = 'upstream' where id = (select max(id) from rides)",
+      );
+      const [planned] = await setup().engine.run(['rides']);
+      expect(planned).toMatchObject({ result: 'succeeded', updated: 1, unchanged: listed - 1 });
+      expect(await liveRides()).toBe(listed);
+      expect(await setup().engine.run(['rides'])).toMatchObject([{ result: 'succeeded', unchanged: listed }]);
 
       // A state from before answers were compared learns their digest from its first unchanged pass, once.
       await fixture.query(
