@@ -1,5 +1,5 @@
 // The product's TMS client alone sending the requests a product run sent (as the simulator
-// recorded them), as the plain client does (replay-client.ts): what the client's layers cost
+// recorded them), as the plain client does (replay-client.mjs): what the client's layers cost
 // beside the plain client, without the engine or the store. With --parse each answer's records
 // are parsed and checked, as the plain client parses them. Prints one JSON line.
 //   node --import tsx bench/client-replay.ts --url SIM_URL --requests FILE [--concurrency 16] [--parse]

@@ -9,6 +9,8 @@ export interface PartitionGroup {
 }
 
 const ratio = (cycle: PartitionCycle) => cycle.productSeconds / cycle.plainSeconds;
+/** Both whole processes (results of before 2026-11-28 lack the plain one's: NaN). */
+const wholeRatio = (cycle: PartitionCycle) => cycle.productSeconds / (cycle.plainWallSeconds ?? Number.NaN);
 const cpuPerRequestMs = (cycle: PartitionCycle) => (cycle.productCpuSeconds * 1000) / cycle.requests;
 const peakRss = (row: PartitionRow) => Math.max(row.backfill.productPeakRssMb, row.idle.productPeakRssMb);
 
@@ -20,6 +22,8 @@ export function formatPartitions(group: PartitionGroup): string {
     'x',
     'idle requests',
     'idle s (plain)',
+    'x',
+    'plain whole process s',
     'x',
     'CPU ms/request (plain)',
     'peak RSS MB',
@@ -33,6 +37,8 @@ export function formatPartitions(group: PartitionGroup): string {
     String(row.idle.requests),
     `${row.idle.productSeconds.toFixed(1)} (${row.idle.plainSeconds.toFixed(1)})`,
     `${ratio(row.idle).toFixed(2)}x`,
+    (row.idle.plainWallSeconds ?? Number.NaN).toFixed(1),
+    `${wholeRatio(row.idle).toFixed(2)}x`,
     `${cpuPerRequestMs(row.idle).toFixed(2)} (${((row.idle.plainCpuSeconds * 1000) / row.idle.requests).toFixed(2)})`,
     peakRss(row).toFixed(0),
     `${(row.simBusy * 100).toFixed(0)}%`,

@@ -4,7 +4,7 @@
 // and stores nothing. Rows: the backfill and the idle cycle after it, per operator count.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runMeasured, runScript } from './peak-rss.js';
+import { runMeasured } from './peak-rss.js';
 import { median } from './sample.js';
 import { type SimProcess, startSimProcess } from './sim-process.js';
 
@@ -14,7 +14,10 @@ export interface PartitionCycle {
   readonly productSeconds: number;
   readonly productCpuSeconds: number;
   readonly productPeakRssMb: number;
+  /** From the plain client's first request to its last answer (no start-up). */
   readonly plainSeconds: number;
+  /** The plain client's whole process, as the product's is measured. */
+  readonly plainWallSeconds?: number;
   readonly plainCpuSeconds: number;
 }
 
@@ -78,10 +81,10 @@ async function measureOperators(sim: SimProcess, operators: number, options: Par
     partitions = backfill.partitions;
     const simBefore = sim.cpuSeconds();
     const idle = await cycle(sim, env, options, `idle-${operators}-${repetition}`);
-    simBusy.push((sim.cpuSeconds() - simBefore) / (idle.cycle.productSeconds + idle.cycle.plainSeconds));
+    simBusy.push((sim.cpuSeconds() - simBefore) / (idle.cycle.productSeconds + idle.cycle.plainWallSeconds!));
     idles.push(idle.cycle);
     options.log(
-      `  ${operators} operators, ${partitions} partitions: backfill ${backfill.cycle.productSeconds.toFixed(1)} s (plain ${backfill.cycle.plainSeconds.toFixed(1)} s), idle ${idle.cycle.productSeconds.toFixed(1)} s (plain ${idle.cycle.plainSeconds.toFixed(1)} s), ${idle.cycle.requests} requests`,
+      `  ${operators} operators, ${partitions} partitions: backfill ${backfill.cycle.productSeconds.toFixed(1)} s (plain ${backfill.cycle.plainSeconds.toFixed(1)} s), idle ${idle.cycle.productSeconds.toFixed(1)} s (plain ${idle.cycle.plainSeconds.toFixed(1)} s, its whole process ${idle.cycle.plainWallSeconds!.toFixed(1)} s), ${idle.cycle.requests} requests`,
     );
   }
   return {
@@ -100,20 +103,26 @@ async function cycle(sim: SimProcess, env: NodeJS.ProcessEnv, options: Partition
   const requests = await sim.recordedRequests();
   const file = join(options.workDir, `${name}.requests`);
   writeFileSync(file, requests);
-  const plain = await runScript<{ requests: number; seconds: number; cpuSeconds: number }>(
-    'bench/replay-client.ts',
-    ['--url', sim.url, '--requests', file, '--concurrency', String(options.concurrency ?? 16)],
-  );
+  const plain = await runMeasured([
+    'bench/replay-client.mjs',
+    ...['--url', sim.url, '--requests', file, '--concurrency', String(options.concurrency ?? 16)],
+  ]);
+  const replayed = JSON.parse(plain.stdout.trim().split('\n').at(-1)!) as {
+    requests: number;
+    seconds: number;
+    cpuSeconds: number;
+  };
   await sim.recordedRequests();
   return {
     partitions: Number(/(\d[\d,]*) partitions? of \d/.exec(product.stdout)?.[1]?.replaceAll(',', '') ?? 0),
     cycle: {
-      requests: plain.result.requests,
+      requests: replayed.requests,
       productSeconds: product.wallSeconds,
       productCpuSeconds: product.cpuSeconds,
       productPeakRssMb: product.peakRssMb,
-      plainSeconds: plain.result.seconds,
-      plainCpuSeconds: plain.result.cpuSeconds,
+      plainSeconds: replayed.seconds,
+      plainWallSeconds: plain.wallSeconds,
+      plainCpuSeconds: replayed.cpuSeconds,
     },
   };
 }
@@ -138,6 +147,7 @@ function medianCycle(cycles: readonly PartitionCycle[]): PartitionCycle {
     productCpuSeconds: of((c) => c.productCpuSeconds),
     productPeakRssMb: of((c) => c.productPeakRssMb),
     plainSeconds: of((c) => c.plainSeconds),
+    plainWallSeconds: of((c) => c.plainWallSeconds ?? Number.NaN),
     plainCpuSeconds: of((c) => c.plainCpuSeconds),
   };
 }
