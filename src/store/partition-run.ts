@@ -212,9 +212,10 @@ export class PartitionRun {
     this.#input.signal?.throwIfAborted();
     const { stream, planReads } = this.#input;
     const input = { stream, scope: pass.scope };
-    // The plan's counts were read before this run wrote anything: afresh once it did.
+    // The plan's count of the run's own scope was read before the run wrote: afresh once it did.
+    const ownScope = pass.scope !== undefined && pass.scope === this.#input.partition;
     const found =
-      planReads && !this.#wrote
+      planReads && ownScope && !this.#wrote
         ? await planReads.live(stream, this.#table, pass.scope)
         : await this.#context.retry('liveInScope', () => liveInScope(this.#context, this.#table, input));
     if (found.held > 0 || found.live !== pass.records) return false;

@@ -13,13 +13,15 @@ export interface ScopeCounts {
 /**
  * What the runs of one plan of many partitions (`tms-sync sync`, sync-engine.ts `run`) read once
  * per stream instead of once per partition: a keyed read is cheap, but an idle cycle at 500
- * operators made ~13,500 of them, a fifth of its time (docs/performance-history.md, "Plan reads").
+ * operators made ~13,500 of them, ~0.7 s of its main thread's ~4 s (docs/performance-history.md,
+ * "2026-11-28 (plan reads)").
  *
  * - Its own state, as a run opens: the states of the stream's planned partitions, read when the
  *   first of them opens. Only a partition's own run writes its state, and it has not started.
- * - Its scope's live rows, as an unchanged pass checks them: the counts of every planned scope of
- *   the stream, read at the first check. Only the scope's own run writes its rows: it asks before
- *   its first write, or reads its own count afresh (`PartitionRun`).
+ * - Its scope's live rows, as an unchanged pass checks them (a scope that is its partition, the
+ *   operator's): the counts of every planned scope of the stream, read at the first check. Only
+ *   the scope's own run writes its rows: it asks before its first write, or reads its own count
+ *   afresh (`PartitionRun`).
  * - The state of a stream it reads from (its version, whether it ever committed): read once every
  *   planned partition of that stream has ended (`ended`), when nothing of the plan writes it any more.
  * Anything else (a partition outside the plan, a stream still running) is read by its key, as a run
