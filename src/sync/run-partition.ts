@@ -7,6 +7,7 @@ import { describeError } from '../tms-sync-error.js';
 import { checkAccess } from './check-access.js';
 import type { EngineContext } from './engine-context.js';
 import { startRunBound } from './run-bound.js';
+import { runLog } from './run-log.js';
 import { emptyTally, type PartitionOutcome, type PartitionSummary, type RunOptions } from './run-options.js';
 import { strategyOf } from './strategies/index.js';
 import { dependenciesOf, liveListingOf, partitionLabel, readsOwnOperator } from './stream-order.js';
@@ -61,11 +62,11 @@ export async function runPartition(
       throw error;
     });
   // The run's id is known once its row is written (at its first write, or as it ends: partition-run.ts).
-  const log = ctx.logger.child({ stream, partition });
+  const log = runLog(ctx.logger, { stream, partition });
   let result: PartitionOutcome = 'succeeded';
   let failure: unknown;
   try {
-    await checkAccess(ctx.client, ctx.settings, log, options.signal);
+    await checkAccess(ctx.client, ctx.settings, ctx.logger, options.signal);
     await strategyOf(definition).run({
       stream,
       definition,

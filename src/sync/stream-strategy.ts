@@ -2,8 +2,8 @@ import type { Settings } from '../../config/settings.js';
 import type { StreamDefinition } from '../../config/stream-definition.js';
 import type { StreamName } from '../../config/streams.js';
 import type { TmsClient } from '../client/index.js';
-import type { Logger } from '../logger.js';
 import type { PartitionRun } from '../store/store.js';
+import type { RunLog } from './run-log.js';
 
 /**
  * One partition to run, as a strategy gets it: the TMS client to fetch with, and the run to commit
@@ -16,7 +16,8 @@ export interface PartitionContext<D extends StreamDefinition = StreamDefinition>
   readonly partition: string;
   readonly client: TmsClient;
   readonly settings: Settings;
-  readonly logger: Logger;
+  /** The run's log lines (its stream and partition in each). */
+  readonly logger: RunLog;
   /** The engine's clock; tests inject one. */
   readonly now: () => Date;
   readonly full: boolean;

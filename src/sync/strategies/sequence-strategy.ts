@@ -36,7 +36,7 @@ export const sequenceStrategy: StreamStrategy<SequenceStream> = {
       // fail the partition for good, so the cycle starts again from the watermark, once.
       if (!(resumed && errorSays(error, 'refusesCursor'))) throw error;
       partition.logger.warn(
-        { stream: partition.stream, partition: partition.partition, error: String(error) },
+        { error: String(error) },
         'checkpoint cursor refused; restarting the cycle from the watermark',
       );
       await runCycle(partition, run.state(), false);
