@@ -77,35 +77,34 @@ export async function fetchSnapshot(
     const records = readPart(job, answer, left, alone);
     if (records) await store(records);
   };
+  const fetchOne = async (part: SnapshotPart) => {
+    let answer: ReceivedAnswer | undefined;
+    try {
+      answer = await fetchPart(job, part);
+    } catch (error) {
+      if (!errorSays(error, 'concernsOneRequest') || parts.length === 1) throw error;
+      left.push({ what: part.what, error: describeError(error), part });
+      return;
+    }
+    digest.add(part.index, asked(part), answer?.bytes);
+    if (holding) {
+      held.push({ part, answer });
+      heldBytes += answer?.bytes.length ?? 0;
+      if (heldBytes <= holdBytes) return;
+      // Past the bound: read what was held and stop holding.
+      holding = false;
+      const taken = held;
+      held = [];
+      for (const one of taken) await take(one);
+      return;
+    }
+    await take({ part, answer });
+  };
   for (const pass of ['first', 'again'] as const) {
     left = [];
-    await pMap(
-      parts,
-      async (part) => {
-        let answer: ReceivedAnswer | undefined;
-        try {
-          answer = await fetchPart(job, part);
-        } catch (error) {
-          if (!errorSays(error, 'concernsOneRequest') || parts.length === 1) throw error;
-          left.push({ what: part.what, error: describeError(error), part });
-          return;
-        }
-        digest.add(part.index, asked(part), answer?.bytes);
-        if (holding) {
-          held.push({ part, answer });
-          heldBytes += answer?.bytes.length ?? 0;
-          if (heldBytes <= holdBytes) return;
-          // Past the bound: read what was held and stop holding.
-          holding = false;
-          const taken = held;
-          held = [];
-          for (const one of taken) await take(one);
-          return;
-        }
-        await take({ part, answer });
-      },
-      { concurrency: job.settings.tms.maxConcurrency, signal: job.signal },
-    );
+    // Most passes are one request (an operator's list): p-map's machinery cost more than it.
+    if (parts.length === 1) await fetchOne(parts[0]!);
+    else await pMap(parts, fetchOne, { concurrency: job.settings.tms.maxConcurrency, signal: job.signal });
     if (left.length === 0 || pass === 'again') break;
     parts = left.map((entry) => entry.part);
   }
