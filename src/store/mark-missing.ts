@@ -4,6 +4,7 @@ import type { StoreDatabase } from './database.js';
 import { heldScopes, noScopes, type ScopeBalance, tallyOf } from './delete-guard.js';
 import { approvedScopes, clearHeld, holdDeletes } from './held-deletes.js';
 import { withHistoryContext } from './history/history-context.js';
+import { forKeyChunks } from './key-chunks.js';
 import { type DeleteTarget, inIdSet, setDeleted, targetWhere } from './mark-deleted.js';
 import { statementOnce } from './statement-once.js';
 import { type StoreContext, scopeValue, streamDb } from './store-context.js';
@@ -118,7 +119,7 @@ export async function liveInScope(
 
 /**
  * `liveInScope` of many scopes of a scoped table at once: two grouped statements (the live rows,
- * the held deletes) per `scopesPerRead` scopes; a scope without live rows counts 0.
+ * the held deletes) per chunk of scopes; a scope without live rows counts 0.
  */
 export async function liveInScopes(
   context: StoreContext,
@@ -128,13 +129,15 @@ export async function liveInScopes(
   const column = sql.ref(`${table.name}.${table.scopeColumn!}`);
   const counts = new Map(input.scopes.map((scope) => [scope, { live: 0, held: 0 }]));
   const { db } = context.dialect;
-  for (let from = 0; from < input.scopes.length; from += scopesPerRead) {
-    const some = input.scopes.slice(from, from + scopesPerRead);
+  await forKeyChunks(input.scopes, async (some) => {
     const live = await scopeRowsOf(db, table, some)
       .select([column.as('scope'), liveCount])
       .groupBy(column)
       .execute();
-    for (const row of live) counts.get(String(row.scope))!.live = Number(row.live);
+    for (const row of live) {
+      const found = counts.get(String(row.scope));
+      if (found) found.live = Number(row.live);
+    }
     const held = await db
       .selectFrom('held_deletes')
       .select(['scope', sql<number | string>`count(*)`.as('held')])
@@ -142,13 +145,13 @@ export async function liveInScopes(
       .where('scope', 'in', some)
       .groupBy('scope')
       .execute();
-    for (const row of held) counts.get(row.scope)!.held = Number(row.held);
-  }
+    for (const row of held) {
+      const found = counts.get(row.scope);
+      if (found) found.held = Number(row.held);
+    }
+  });
   return counts;
 }
-
-/** Scopes a statement of `liveInScopes` asks for. */
-const scopesPerRead = 1000;
 
 interface SettledValues {
   readonly seen: string;

@@ -2,7 +2,7 @@ import { liveInScope, liveInScopes } from './mark-missing.js';
 import type { StoreContext } from './store-context.js';
 import type { SyncState } from './store-types.js';
 import type { StreamTable } from './stream-tables.js';
-import { everCommitted, readState, readStates, stateVersion } from './sync-state.js';
+import { everCommitted, readState, readStates, stateVersion, stateVersions } from './sync-state.js';
 
 /** A scope's live rows and the deletes the guard holds of it. */
 export interface ScopeCounts {
@@ -110,13 +110,12 @@ export class PlanReads {
     });
   }
 
-  /** The state versions of an ended stream's planned partitions. */
+  /** The state versions of an ended stream's planned partitions (no state decoded). */
   #versions(stream: string): Promise<Map<string, number>> {
-    return once(this.#ended, stream, async () => {
-      const { db, types } = this.#context.dialect;
+    return once(this.#ended, stream, () => {
+      const { db } = this.#context.dialect;
       const partitions = this.#planned.get(stream)!;
-      const states = await this.#context.retry('readStates', () => readStates(db, types, stream, partitions));
-      return new Map([...states].map(([partition, state]) => [partition, state.version]));
+      return this.#context.retry('stateVersions', () => stateVersions(db, stream, partitions));
     });
   }
 }

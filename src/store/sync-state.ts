@@ -1,5 +1,6 @@
 import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import type { StoreDatabase, SyncStateTable } from './database.js';
+import { forKeyChunks } from './key-chunks.js';
 import { compiledOnce, statementOnce } from './statement-once.js';
 import type { SqlTypes } from './store-dialect.js';
 import { StateConflictError, WatermarkRegressionError } from './store-errors.js';
@@ -104,7 +105,7 @@ const runInsertReadingState = statementOnce((db, run: RunStart) =>
 
 /**
  * The committed states of these partitions of one stream (version 0 with nulls for one never
- * written), in statements of at most `statesPerRead` partitions: a plan's read-ahead (plan-reads.ts).
+ * written), a statement per chunk of partitions: a plan's read-ahead (plan-reads.ts).
  */
 export async function readStates(
   db: Kysely<StoreDatabase>,
@@ -113,8 +114,7 @@ export async function readStates(
   partitions: readonly string[],
 ): Promise<Map<string, SyncState>> {
   const states = new Map<string, SyncState>();
-  for (let from = 0; from < partitions.length; from += statesPerRead) {
-    const some = partitions.slice(from, from + statesPerRead);
+  await forKeyChunks(partitions, async (some) => {
     const rows = await db
       .selectFrom('sync_state')
       .selectAll()
@@ -122,14 +122,30 @@ export async function readStates(
       .where('partition', 'in', some)
       .execute();
     for (const row of rows) states.set(row.partition, decodeState(row, types));
-  }
+  });
   for (const partition of partitions)
     if (!states.has(partition)) states.set(partition, emptyState(stream, partition));
   return states;
 }
 
-/** Partitions a statement of `readStates` asks for: well within both dialects' parameter limits. */
-const statesPerRead = 1000;
+/** `stateVersion` of these partitions of one stream (0 for one never written): no state decoded. */
+export async function stateVersions(
+  db: Kysely<StoreDatabase>,
+  stream: string,
+  partitions: readonly string[],
+): Promise<Map<string, number>> {
+  const versions = new Map(partitions.map((partition) => [partition, 0]));
+  await forKeyChunks(partitions, async (some) => {
+    const rows = await db
+      .selectFrom('sync_state')
+      .select(['partition', 'version'])
+      .where('stream', '=', stream)
+      .where('partition', 'in', some)
+      .execute();
+    for (const row of rows) versions.set(row.partition, Number(row.version));
+  });
+  return versions;
+}
 
 /** Whether the partition, or any partition of the stream, has committed state (a keyed read of one row). */
 export async function everCommitted(

@@ -43,10 +43,22 @@ describeOnEachDialect('work per partition', (fixture) => {
     expect(summary.result).toBe('succeeded');
     return counter.rows;
   };
+  // The same partitions as a plan (`sync goods/1001 settings/1001`): its reads (plan-reads.ts) are
+  // of the planned partitions only, never of the stream's others.
+  const rowsOfAPlan = async () => {
+    counter.rows = 0;
+    const summaries = await setup.engine.run(['goods/1001', 'settings/1001']);
+    expect(summaries.map((summary) => summary.result)).toEqual(['succeeded', 'succeeded']);
+    return counter.rows;
+  };
 
   it('reads the same rows for one partition run whether the store holds a few partitions or thousands', async () => {
     await setup.engine.run(['tasks', 'goods', 'settings']);
-    const few = { goods: await rowsOfOneRun('goods'), settings: await rowsOfOneRun('settings') };
+    const few = {
+      goods: await rowsOfOneRun('goods'),
+      settings: await rowsOfOneRun('settings'),
+      plan: await rowsOfAPlan(),
+    };
     for (let operator = 2000; operator < 2000 + otherOperators; operator++) {
       for (const stream of perOperator) {
         const partition = String(operator);
@@ -55,7 +67,11 @@ describeOnEachDialect('work per partition', (fixture) => {
       }
     }
     expect((await store.lastRuns()).length).toBeGreaterThan(otherOperators * perOperator.length);
-    expect({ goods: await rowsOfOneRun('goods'), settings: await rowsOfOneRun('settings') }).toEqual(few);
+    expect({
+      goods: await rowsOfOneRun('goods'),
+      settings: await rowsOfOneRun('settings'),
+      plan: await rowsOfAPlan(),
+    }).toEqual(few);
   }, 120_000);
 });
 
