@@ -1,3 +1,5 @@
+import { EventEmitter } from 'node:events';
+
 /**
  * Why not AbortSignal.any: on Node 20 it keeps a weak reference to every signal it makes in each
  * of its sources, for as long as the source lives, even after the made signal is collected
@@ -9,11 +11,20 @@
  * (its record, its options, the closure) was the largest share of what a 2,000-operator backfill
  * moved there and threw away (docs/performance-history.md, "Signals"). A source gets one listener,
  * at its first link, that aborts the links it holds then; a link is an entry in that set.
+ *
+ * Why an EventEmitter whose AbortSignal is made only when read: most links are a request's
+ * deadline, handed to undici alone, which takes an EventEmitter as a signal (its documented
+ * `signal: AbortSignal | EventEmitter`). An AbortSignal is an EventTarget given another prototype:
+ * ~1.4 KB a request, made and listened to, lived as long as the request and was moved to the old
+ * generation with it (docs/performance-history.md, "Signals made when read").
  */
 
 /** A signal that aborts with the first of its sources to abort, until `unlink` detaches it from them. */
 export interface LinkedSignal {
+  /** The link as an AbortSignal, made at its first read. */
   readonly signal: AbortSignal;
+  /** The link as undici takes a signal (an EventEmitter with `aborted` and `reason`): nothing made. */
+  readonly emitter: EventEmitter & { readonly aborted: boolean; readonly reason: unknown };
   /** Aborts the linked signal itself (a deadline, a pass that ended). */
   abort(reason: unknown): void;
   unlink(): void;
@@ -22,19 +33,33 @@ export interface LinkedSignal {
 /** The links each source aborts when it aborts; the entry goes with the source. */
 const linksOf = new WeakMap<AbortSignal, Set<Link>>();
 
-class Link implements LinkedSignal {
-  readonly #controller = new AbortController();
+class Link extends EventEmitter implements LinkedSignal {
+  aborted = false;
+  reason: unknown = undefined;
+  #controller: AbortController | undefined;
   #first: Set<Link> | undefined;
   #second: Set<Link> | undefined;
 
   get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.aborted) this.#controller.abort(this.reason);
+    }
     return this.#controller.signal;
+  }
+
+  get emitter(): this {
+    return this;
   }
 
   // Fields, not methods: callers hand them on alone (a body's 'close' unlinks).
   readonly abort = (reason: unknown): void => {
     this.unlink();
-    this.#controller.abort(reason);
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.#controller?.abort(reason);
+    this.emit('abort');
   };
 
   readonly unlink = (): void => {

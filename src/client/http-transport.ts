@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Pool } from 'undici';
-import { linkSignals } from '../linked-signals.js';
+import { type LinkedSignal, linkSignals } from '../linked-signals.js';
 import {
   AuthError,
   HttpStatusError,
@@ -29,8 +29,12 @@ export interface HttpRequest extends RequestTarget {
   readonly query: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string | Buffer | Readable | undefined;
+  /** The caller's; undici is handed the send's deadline, linked to it (`guarded`). */
   readonly signal?: AbortSignal | undefined;
 }
+
+/** What undici is handed as a send's signal: its deadline (linked-signals.ts). */
+type SendSignal = LinkedSignal['emitter'];
 
 export interface HttpResponse<B> {
   readonly status: number;
@@ -65,7 +69,7 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
   opening.catch(() => undefined);
   let opened: Pool | undefined;
 
-  async function open(request: HttpRequest): Promise<HttpResponse<Readable>> {
+  async function open(request: HttpRequest, signal: SendSignal): Promise<HttpResponse<Readable>> {
     const started = performance.now();
     opened ??= await opening;
     const response = await opened.request({
@@ -73,7 +77,7 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
       path: `${options.basePath}${request.path}${request.query ? `?${request.query}` : ''}`,
       headers: request.headers,
       body: request.body ?? null,
-      signal: request.signal ?? null,
+      signal,
     });
     options.logger.debug(
       {
@@ -98,7 +102,7 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
    */
   async function guarded<T>(
     request: HttpRequest,
-    run: (request: HttpRequest) => Promise<T>,
+    run: (request: HttpRequest, signal: SendSignal) => Promise<T>,
     streamed?: (result: T) => Readable,
   ): Promise<T> {
     const { totalMs } = options.timeouts;
@@ -109,7 +113,7 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
     }, totalMs);
     let linkedToBody = false;
     try {
-      const result = await run({ ...request, signal: deadline.signal });
+      const result = await run(request, deadline.emitter);
       if (streamed) {
         const body = streamed(result);
         if (!body.destroyed) {
@@ -119,15 +123,15 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
       }
       return result;
     } catch (error) {
-      throw mapTransportError(error, request, deadline.signal);
+      throw mapTransportError(error, request, deadline.emitter);
     } finally {
       clearTimeout(timer);
       if (!linkedToBody) deadline.unlink();
     }
   }
 
-  async function received(request: HttpRequest): Promise<HttpResponse<Buffer>> {
-    const response = await open(request);
+  async function received(request: HttpRequest, signal: SendSignal): Promise<HttpResponse<Buffer>> {
+    const response = await open(request, signal);
     const declared = response.headers['content-length'];
     const bytes = await readLimitedBody(
       response.body,
@@ -140,15 +144,15 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
 
   return {
     sendJson: (original) =>
-      guarded(original, async (request) => {
-        const response = await received(request);
+      guarded(original, async (request, signal) => {
+        const response = await received(request, signal);
         return { ...response, body: parseJsonBody(response.body, request) };
       }),
     sendBytes: (original) => guarded(original, received),
     sendStream: (original) =>
       guarded(
         original,
-        (request) => open(request),
+        (request, signal) => open(request, signal),
         (response) => response.body,
       ),
     // A pool never made (undici failed to load: the requests said so) has nothing to close.
@@ -209,7 +213,7 @@ const timeoutPhases = {
  * Turns undici and socket errors into the catalogue; the caller's abort reason, the deadline's
  * TimeoutError and our own errors pass through.
  */
-function mapTransportError(error: unknown, request: HttpRequest, deadline: AbortSignal): unknown {
+function mapTransportError(error: unknown, request: HttpRequest, deadline: SendSignal): unknown {
   if (request.signal?.aborted) return request.signal.reason;
   if (deadline.aborted) return deadline.reason;
   if (error instanceof TmsError) return error;

@@ -98,3 +98,33 @@ describe('a linked signal handed on in parts', () => {
     expect(other.signal.reason).toBe('deadline');
   });
 });
+
+describe('a link as undici takes it (an EventEmitter), its AbortSignal made when read', () => {
+  it('emits abort once, with aborted and reason set, whatever aborts it', () => {
+    const source = new AbortController();
+    const linked = linkSignals(source.signal);
+    const heard: unknown[] = [];
+    linked.emitter.once('abort', () => heard.push([linked.emitter.aborted, linked.emitter.reason]));
+    source.abort('stop');
+    linked.abort('deadline');
+    expect(heard).toEqual([[true, 'stop']]);
+  });
+
+  it('gives an AbortSignal read after it aborted the reason it aborted with', () => {
+    const linked = linkSignals();
+    linked.abort('deadline');
+    expect(linked.signal.aborted).toBe(true);
+    expect(linked.signal.reason).toBe('deadline');
+  });
+
+  it('aborts an AbortSignal read before, once, with the first reason', () => {
+    const source = new AbortController();
+    const linked = linkSignals(source.signal);
+    const { signal } = linked;
+    const reasons: unknown[] = [];
+    signal.addEventListener('abort', () => reasons.push(signal.reason));
+    linked.abort('deadline');
+    source.abort('stop');
+    expect(reasons).toEqual(['deadline']);
+  });
+});
