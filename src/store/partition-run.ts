@@ -56,6 +56,8 @@ export class PartitionRun {
   #runId: number | null = null;
   /** Whether the run began a write (`#recorded`, which every write awaits first). */
   #wrote = false;
+  /** The plan's read of the run's own scope, made before its first write (`#ownScopeFoundEmpty`). */
+  #scopeFoundEmpty: Promise<boolean> | undefined;
 
   /**
    * Begins a run: reads the partition's state (or takes it from its plan's reads) and, unless the
@@ -122,6 +124,11 @@ export class PartitionRun {
    * children's queue entries in one transaction. Returns once the page three before it committed.
    */
   async commitPage(page: PageCommit): Promise<void> {
+    // Read before the run's first write: its own rows are then never in the count (markMissing).
+    if (!this.#wrote && this.#input.planReads) {
+      this.#scopeFoundEmpty = this.#ownScopeFoundEmpty(page.scope);
+      await this.#scopeFoundEmpty;
+    }
     this.#wrote = true;
     const children = this.#table.children;
     const fullCycle = page.fullCycle ?? false;
@@ -267,6 +274,10 @@ export class PartitionRun {
     listedNew?: number;
   }): Promise<void> {
     this.#input.signal?.throwIfAborted();
+    if (await (this.#scopeFoundEmpty ?? this.#ownScopeFoundEmpty(pass.scope))) {
+      this.#count({ deleted: 0, held: 0 });
+      return;
+    }
     const input = {
       ...pass,
       ...(await this.#writeOf()),
@@ -274,6 +285,19 @@ export class PartitionRun {
       enqueueChildren: this.#table.children,
     };
     this.#count(await this.#context.retry('markMissing', () => markMissing(this.#context, input)));
+  }
+
+  /**
+   * Whether the plan read the run's own scope with no live row and no delete held, whenever it
+   * read it: only this run writes its scope, and only rows of its pass, so no live row can be
+   * missing from the pass (a backfill's every operator, whose settled check was a statement each,
+   * its list of ids kept across it). False without a plan's read.
+   */
+  async #ownScopeFoundEmpty(scope: string | undefined): Promise<boolean> {
+    const { stream, partition, planReads } = this.#input;
+    if (!planReads || scope === undefined || scope !== partition) return false;
+    const found = await planReads.live(stream, this.#table, scope);
+    return found.live === 0 && found.held === 0;
   }
 
   /**
