@@ -169,6 +169,18 @@ describeOnEachDialect('runs and reads', (fixture) => {
     expect(await successes()).toEqual([]);
   });
 
+  it('indexes sync_runs by its key and sync_runs_stream alone: every run pays for each index', async () => {
+    await openTestRun(store(), 'tasks', { partition: 'op1' }).then((run) =>
+      run.finish({ result: 'succeeded', error: null }),
+    );
+    const url = await fixture.url();
+    const indexes = url.startsWith('sqlite:')
+      ? "select name from sqlite_master where type = 'index' and tbl_name = 'sync_runs' and name not like 'sqlite_%'"
+      : "select indexname as name from pg_indexes where schemaname = current_schema() and tablename = 'sync_runs' and indexname <> 'sync_runs_pkey'";
+    const names = await fixture.query<{ name: string }>(url, indexes);
+    expect(names.map((row) => row.name)).toEqual(['sync_runs_stream']);
+  });
+
   it("reads every partition's latest result and error and its last success in one read, as lastRuns and lastSuccesses tell them", async () => {
     const run = async (
       stream: string,

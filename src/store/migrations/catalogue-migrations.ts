@@ -14,7 +14,11 @@ import { commandsMigration } from './commands-migration.js';
 import { connectionsMigration } from './connections-migration.js';
 import { historyMigration } from './history-migration.js';
 import { liveViewsMigration } from './live-views-migration.js';
-import { endedRunSuccessesMigration, partitionRunsMigration } from './partition-runs-migration.js';
+import {
+  endedRunSuccessesMigration,
+  partitionRunsMigration,
+  runsOneIndexMigration,
+} from './partition-runs-migration.js';
 import { schemaRegistryMigration } from './schema-registry-migration.js';
 import { createStreamTableMigration, specColumnMigration } from './stream-table-migrations.js';
 
@@ -49,6 +53,7 @@ export function catalogueMigrations(
     '0013-cents-columns': centsColumnsMigration(tables, parts),
     '0015-connections': connectionsMigration(types),
     '0016-ended-run-successes': endedRunSuccessesMigration(parts.partitionRuns),
+    '0017-runs-one-index': runsOneIndexMigration(parts.partitionRuns),
   };
   for (const table of tables) {
     // The typed columns a table got in its CREATE TABLE, when it was created in this run.

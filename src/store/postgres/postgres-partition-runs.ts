@@ -1,8 +1,9 @@
 /**
  * PostgreSQL's trigger keeping `partition_runs` (partition-runs-migration.ts): a run's insert makes
  * it its partition's latest run (and, recorded whole once it succeeded, its latest success), its
- * update to `succeeded` the partition's latest success, and a
- * deleted run (runs pruned by hand) hands both back to the runs that remain.
+ * update to `succeeded` the partition's latest success, and a deleted run (runs pruned by hand)
+ * hands both back to the runs that remain: the newest of them, and the end of the newest that
+ * succeeded (found walking back `sync_runs_stream`, the table's one index besides its key).
  */
 export const postgresPartitionRuns: readonly string[] = [
   `CREATE FUNCTION tms_partition_runs() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -18,8 +19,9 @@ export const postgresPartitionRuns: readonly string[] = [
       UPDATE partition_runs SET
         last_run_id = coalesce(
           (SELECT max(id) FROM sync_runs WHERE stream = OLD.stream AND partition = OLD.partition), 0),
-        last_success_at = (SELECT max(finished_at) FROM sync_runs
-          WHERE stream = OLD.stream AND partition = OLD.partition AND result = 'succeeded')
+        last_success_at = (SELECT finished_at FROM sync_runs
+          WHERE stream = OLD.stream AND partition = OLD.partition AND result = 'succeeded'
+          ORDER BY id DESC LIMIT 1)
         WHERE stream = OLD.stream AND partition = OLD.partition;
       DELETE FROM partition_runs WHERE stream = OLD.stream AND partition = OLD.partition AND last_run_id = 0;
     ELSIF NEW.result = 'succeeded' AND OLD.result IS DISTINCT FROM 'succeeded' THEN

@@ -26,8 +26,9 @@ export const sqlitePartitionRuns: readonly string[] = [
     UPDATE partition_runs SET
       last_run_id = coalesce(
         (SELECT max(id) FROM sync_runs WHERE stream = OLD.stream AND partition = OLD.partition), 0),
-      last_success_at = (SELECT max(finished_at) FROM sync_runs
-        WHERE stream = OLD.stream AND partition = OLD.partition AND result = 'succeeded')
+      last_success_at = (SELECT finished_at FROM sync_runs
+        WHERE stream = OLD.stream AND partition = OLD.partition AND result = 'succeeded'
+        ORDER BY id DESC LIMIT 1)
       WHERE stream = OLD.stream AND partition = OLD.partition;
     DELETE FROM partition_runs WHERE stream = OLD.stream AND partition = OLD.partition AND last_run_id = 0;
   END`,
