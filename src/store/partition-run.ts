@@ -125,8 +125,9 @@ export class PartitionRun {
    */
   async commitPage(page: PageCommit): Promise<void> {
     // Read before the run's first write: its own rows are then never in the count (markMissing).
+    // A read that fails costs the page nothing: the pass is then checked as any other.
     if (!this.#wrote && this.#input.planReads) {
-      this.#scopeFoundEmpty = this.#ownScopeFoundEmpty(page.scope);
+      this.#scopeFoundEmpty = this.#ownScopeFoundEmpty(page.scope).catch(() => false);
       await this.#scopeFoundEmpty;
     }
     this.#wrote = true;
