@@ -1,7 +1,8 @@
 import type { KyselyPlugin, PluginTransformResultArgs, QueryResult, UnknownRow } from 'kysely';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
+import { scenarioVariants } from '../reliability/convergence/scenario.js';
 import { commitRecords } from '../store/run-pages.js';
 import { describeOnEachDialect } from '../support/on-each-dialect.js';
 import { type SyncSetup, startSyncSetup } from '../support/sync-setup.js';
@@ -121,34 +122,37 @@ function settledCounter(): KyselyPlugin & { checks: number } {
   };
 }
 
-describeOnEachDialect('the passes of a plan over empty scopes', (fixture) => {
-  // A backfill's snapshot runs each found their scope empty in the plan's read (plan-reads.ts):
-  // only a partition's run writes its scope, and only rows of its pass, so none can be missing.
-  it('are not checked for missing rows; a scope holding a row its list lacks is, and the row is marked', async () => {
-    const counter = settledCounter();
-    const url = await fixture.freshUrl();
-    const store = await openStore(url, { plugins: [counter] });
-    const setup = await startSyncSetup(store, { operators: 3, invoices: 5, clients: 5 });
-    try {
-      const first = await setup.engine.run(['tasks']);
-      expect(first.map((summary) => summary.result)).toEqual(['succeeded', 'succeeded', 'succeeded']);
-      expect(first.every((summary) => summary.inserted > 0)).toBe(true);
-      expect(counter.checks).toBe(0);
+// Against tms-sim's default and its other record shapes, sequence fields, ids, envelopes and tokens.
+describe.each(scenarioVariants)('against %s', (_label, variant) => {
+  describeOnEachDialect('the passes of a plan over empty scopes', (fixture) => {
+    // A backfill's snapshot runs each found their scope empty in the plan's read (plan-reads.ts):
+    // only a partition's run writes its scope, and only rows of its pass, so none can be missing.
+    it('are not checked for missing rows; a scope holding a row its list lacks is, and the row is marked', async () => {
+      const counter = settledCounter();
+      const url = await fixture.freshUrl();
+      const store = await openStore(url, { plugins: [counter] });
+      const setup = await startSyncSetup(store, { operators: 3, invoices: 5, clients: 5, variant });
+      try {
+        const first = await setup.engine.run(['tasks']);
+        expect(first.map((summary) => summary.result)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+        expect(first.every((summary) => summary.inserted > 0)).toBe(true);
+        expect(counter.checks).toBe(0);
 
-      const operator = setup.settings.operators[0]!;
-      const ghost = { key: 'ghost-1', sequence: null, data: { id: 'ghost-1', operator_id: operator } };
-      await commitRecords(store, 'tasks', { scope: operator, records: [ghost] }, { partition: operator });
-      const again = await setup.engine.run([`tasks/${operator}`]);
-      expect(again[0]).toMatchObject({ result: 'succeeded', deleted: 1 });
-      expect(counter.checks).toBe(1);
-      const [row] = await fixture.query<{ deleted_reason: string | null }>(
-        url,
-        "select deleted_reason from tasks where id = 'ghost-1'",
-      );
-      expect(row?.deleted_reason).toBe('snapshot_missing');
-    } finally {
-      await setup.close();
-      await store.close();
-    }
-  }, 120_000);
+        const operator = setup.settings.operators[0]!;
+        const ghost = { key: 'ghost-1', sequence: null, data: { id: 'ghost-1', operator_id: operator } };
+        await commitRecords(store, 'tasks', { scope: operator, records: [ghost] }, { partition: operator });
+        const again = await setup.engine.run([`tasks/${operator}`]);
+        expect(again[0]).toMatchObject({ result: 'succeeded', deleted: 1 });
+        expect(counter.checks).toBe(1);
+        const [row] = await fixture.query<{ deleted_reason: string | null }>(
+          url,
+          "select deleted_reason from tasks where id = 'ghost-1'",
+        );
+        expect(row?.deleted_reason).toBe('snapshot_missing');
+      } finally {
+        await setup.close();
+        await store.close();
+      }
+    }, 120_000);
+  });
 });
