@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { WorkerSettings } from '../config/worker-settings.js';
 import { abortableSleep } from '../src/client/abortable-sleep.js';
+import type { StopSignal } from '../src/linked-signals.js';
 import { createExpiryReader } from './expiry-reader.js';
 import { queueKeyPrefix } from './sync-queue.js';
 
@@ -29,7 +30,7 @@ export interface FleetPace {
    * Resolves at once while the fleet keeps time (with 0); while it is late, once the mark expires
    * or after `maxWaitMs`, whichever comes first, with the ms it waited. Rejects when `signal` aborts.
    */
-  giveWay(signal?: AbortSignal): Promise<number>;
+  giveWay(signal?: StopSignal): Promise<number>;
 }
 
 /** The key of the mark: set (with an expiry) while scheduled runs of the fleet start late. */

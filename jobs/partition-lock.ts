@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { StopSignal } from '../src/linked-signals.js';
 
 // Renew or delete only while the lock still holds our token (another holder may have it by now).
 const renewScript =
@@ -17,7 +18,7 @@ export interface PartitionLockOptions {
 
 export interface PartitionLock {
   /** Aborted when a renewal finds the lock gone or taken: the run must stop. */
-  readonly lost: AbortSignal;
+  readonly lost: StopSignal;
   release(): Promise<void>;
 }
 

@@ -1,3 +1,4 @@
+import type { StopSignal } from '../src/linked-signals.js';
 /** The runs one worker process has in flight over all its connections (`worker --all-connections`). */
 export interface RunSlots {
   /**
@@ -5,7 +6,7 @@ export interface RunSlots {
    * goes before the runs of connections already running; resolves with its release, or undefined
    * when `signal` aborts first (the job goes back to the queue without having run).
    */
-  take(signal: AbortSignal, first?: boolean): Promise<(() => void) | undefined>;
+  take(signal: StopSignal, first?: boolean): Promise<(() => void) | undefined>;
 }
 
 /**

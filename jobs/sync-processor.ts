@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Settings } from '../config/settings.js';
 import type { StreamName } from '../config/streams.js';
 import type { RequestBudget } from '../src/client/index.js';
-import { linkSignals } from '../src/linked-signals.js';
+import { linkSignals, type StopSignal } from '../src/linked-signals.js';
 import type { Logger } from '../src/logger.js';
 import type { PartitionSummary, RunProgress } from '../src/sync/run-options.js';
 import type { SyncEngine } from '../src/sync/sync-engine.js';
@@ -45,7 +45,7 @@ export interface SyncProcessorOptions {
   readonly settings: Settings;
   readonly logger: Logger;
   /** Aborted when the worker stops: the running partitions stop after the page in hand. */
-  readonly stopping: AbortSignal;
+  readonly stopping: StopSignal;
   /** Told about every finished run (metrics). @default nothing */
   readonly onRun?: (summary: PartitionSummary, data: SyncJobData) => void;
   /** Which runs are backfills, enqueued behind incremental ones (backfill-priority.ts). @default no priorities */
@@ -105,10 +105,10 @@ export function createSyncProcessor(options: SyncProcessorOptions): Processor<Qu
     try {
       const first = !askedBefore;
       askedBefore = true;
-      const slot = options.slots ? await options.slots.take(stop.signal, first) : () => {};
+      const slot = options.slots ? await options.slots.take(stop.stop, first) : () => {};
       if (!slot) return putBack(ctx);
       try {
-        return await lockAndRun(options, ctx, stop.signal, log);
+        return await lockAndRun(options, ctx, stop.stop, log);
       } finally {
         slot();
       }
@@ -152,7 +152,7 @@ function scheduledRunOf(data: SyncJobData): SyncJobData {
  * a tick folds into a `sync` job of the partition (its one follow-up), so ticks never pile up
  * behind a long run.
  */
-async function lockAndRun(options: SyncProcessorOptions, ctx: SettleContext, stop: AbortSignal, log: Logger) {
+async function lockAndRun(options: SyncProcessorOptions, ctx: SettleContext, stop: StopSignal, log: Logger) {
   const { job } = ctx;
   const settings = options.settings.worker;
   const lock = await acquirePartitionLock({
@@ -168,7 +168,7 @@ async function lockAndRun(options: SyncProcessorOptions, ctx: SettleContext, sto
   }
   const stopOrLost = linkSignals(stop, lock.lost);
   try {
-    return await runAndSettle(options, ctx, stopOrLost.signal, log);
+    return await runAndSettle(options, ctx, stopOrLost.stop, log);
   } finally {
     stopOrLost.unlink();
     await lock.release();
@@ -178,7 +178,7 @@ async function lockAndRun(options: SyncProcessorOptions, ctx: SettleContext, sto
 async function runAndSettle(
   options: SyncProcessorOptions,
   ctx: SettleContext,
-  signal: AbortSignal,
+  signal: StopSignal,
   log: Logger,
 ) {
   let summary: PartitionSummary | undefined;
@@ -203,7 +203,7 @@ async function runAndSettle(
 const progressEveryMs = 1000;
 
 /** The job's partition run by the engine, its progress reported at most every `progressEveryMs`; undefined when stopped before it began. */
-async function runJob(options: SyncProcessorOptions, job: SyncJob, signal: AbortSignal, log: Logger) {
+async function runJob(options: SyncProcessorOptions, job: SyncJob, signal: StopSignal, log: Logger) {
   const { stream, partition, trigger, full = false, reconcile = false } = job.data;
   log.info({ trigger, full, reconcile, attempt: job.attemptsMade + 1 }, 'sync job started');
   let reportedAt = performance.now();
@@ -253,7 +253,7 @@ async function pacing(options: SyncProcessorOptions, job: SyncJob) {
   if (!backfill) return undefined;
   let waited = 0;
   return {
-    async giveWay(signal: AbortSignal) {
+    async giveWay(signal: StopSignal) {
       waited += await pace.giveWay(signal);
     },
     waitedMs: () => waited,

@@ -12,16 +12,41 @@ import { EventEmitter } from 'node:events';
  * moved there and threw away (docs/performance-history.md, "Signals"). A source gets one listener,
  * at its first link, that aborts the links it holds then; a link is an entry in that set.
  *
- * Why an EventEmitter whose AbortSignal is made only when read: most links are a request's
- * deadline, handed to undici alone, which takes an EventEmitter as a signal (its documented
- * `signal: AbortSignal | EventEmitter`). An AbortSignal is an EventTarget given another prototype:
- * ~1.4 KB a request, made and listened to, lived as long as the request and was moved to the old
- * generation with it (docs/performance-history.md, "Signals made when read").
+ * Why an EventEmitter whose AbortSignal is made only when read: a link is a request's deadline,
+ * handed to undici, which takes an EventEmitter as a signal (its documented
+ * `signal: AbortSignal | EventEmitter`), or a run's or a job's signal, which the engine reads as a
+ * `StopSignal`. An AbortSignal is an EventTarget given another prototype: ~1.4 KB, made and
+ * listened to, lived as long as its request or run and was moved to the old generation with it
+ * (docs/performance-history.md, "Signals made when read" and "A run's signal").
  */
+
+/**
+ * What the engine asks of a signal: whether and why it aborted, and to be told when it does. An
+ * AbortSignal is one, and so is a link, which is not an AbortSignal: the part of the engine that
+ * lives as long as a run or a request takes this, so that a run makes no AbortSignal.
+ * p-retry and p-map ask no more of theirs (`forLibrary`).
+ */
+export interface StopSignal {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  throwIfAborted(): void;
+  addEventListener(type: 'abort', listener: () => void, options?: { readonly once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/**
+ * A stop signal handed to p-retry or p-map, whose types say AbortSignal: both read `aborted`,
+ * `reason` and `throwIfAborted`, and add and remove an `abort` listener (test/client/linked-signals.test.ts).
+ */
+export function forLibrary(signal: StopSignal | undefined): AbortSignal | undefined {
+  return signal as AbortSignal | undefined;
+}
 
 /** A signal that aborts with the first of its sources to abort, until `unlink` detaches it from them. */
 export interface LinkedSignal {
-  /** The link as an AbortSignal, made at its first read. */
+  /** The link as a stop signal (what a run and a request obey): nothing made. */
+  readonly stop: StopSignal;
+  /** The link as an AbortSignal, made at its first read: for an API that needs a real one. */
   readonly signal: AbortSignal;
   /** The link as undici takes a signal (an EventEmitter with `aborted` and `reason`): nothing made. */
   readonly emitter: EventEmitter & { readonly aborted: boolean; readonly reason: unknown };
@@ -31,14 +56,38 @@ export interface LinkedSignal {
 }
 
 /** The links each source aborts when it aborts; the entry goes with the source. */
-const linksOf = new WeakMap<AbortSignal, Set<Link>>();
+const linksOf = new WeakMap<StopSignal, Set<Link>>();
 
-class Link extends EventEmitter implements LinkedSignal {
+class Link extends EventEmitter implements LinkedSignal, StopSignal {
   aborted = false;
   reason: unknown = undefined;
   #controller: AbortController | undefined;
   #first: Set<Link> | undefined;
   #second: Set<Link> | undefined;
+
+  constructor() {
+    super();
+    // A run's link is listened to by each of its requests waiting for a slot (16 at once): not
+    // the leak EventEmitter's warning at 11 listeners suspects.
+    this.setMaxListeners(0);
+  }
+
+  get stop(): this {
+    return this;
+  }
+
+  throwIfAborted(): void {
+    if (this.aborted) throw this.reason;
+  }
+
+  addEventListener(_type: 'abort', listener: () => void, options?: { readonly once?: boolean }): void {
+    if (options?.once) this.once('abort', listener);
+    else this.on('abort', listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    this.removeListener('abort', listener);
+  }
 
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
@@ -69,7 +118,7 @@ class Link extends EventEmitter implements LinkedSignal {
   };
 
   /** Follows `source` from now on: aborted already, aborts at once. False once this link is aborted. */
-  follow(source: AbortSignal): boolean {
+  follow(source: StopSignal): boolean {
     if (source.aborted) {
       this.abort(source.reason);
       return false;
@@ -82,7 +131,7 @@ class Link extends EventEmitter implements LinkedSignal {
   }
 }
 
-function listenTo(source: AbortSignal): Set<Link> {
+function listenTo(source: StopSignal): Set<Link> {
   const links = new Set<Link>();
   linksOf.set(source, links);
   source.addEventListener(
@@ -101,7 +150,7 @@ function listenTo(source: AbortSignal): Set<Link> {
  * request, a partition's run, a job): a source aborted already aborts it at once. In place of
  * AbortSignal.any everywhere (see above; three per request were 7% of the child streams' CPU).
  */
-export function linkSignals(first?: AbortSignal, second?: AbortSignal): LinkedSignal {
+export function linkSignals(first?: StopSignal, second?: StopSignal): LinkedSignal {
   const link = new Link();
   if (first === undefined || link.follow(first)) if (second !== undefined) link.follow(second);
   return link;

@@ -7,6 +7,7 @@ import type {
 import { type StreamName, streams } from '../../config/streams.js';
 import type { JsonObject } from '../../schemas/json-object.js';
 import { HttpStatusError, type TmsClient } from '../client/index.js';
+import type { StopSignal } from '../linked-signals.js';
 import { valuesAtPath } from '../store/values-at-path.js';
 import { keyedRecords, keyReader, sequenceReader } from '../sync/record-keys.js';
 import { deletedPartition } from '../sync/strategies/sequence-strategy.js';
@@ -21,7 +22,7 @@ export interface Probe {
 export interface ProbeContext {
   readonly client: TmsClient;
   readonly sequenceField: string;
-  readonly signal: AbortSignal;
+  readonly signal: StopSignal;
   /** The probe of a partition this one reads from (a parent's first page, the operator's tasks). */
   readonly probeOf: (stream: StreamName, partition: string) => Promise<Probe>;
 }

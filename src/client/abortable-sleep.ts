@@ -1,5 +1,6 @@
+import type { StopSignal } from '../linked-signals.js';
 /** Waits `ms`; rejects with the signal's reason as soon as it aborts (also when already aborted). */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+export function abortableSleep(ms: number, signal?: StopSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { JsonObject } from '../../schemas/json-object.js';
+import type { StopSignal } from '../linked-signals.js';
 import type { ApiRequest } from './api-request.js';
 import { driverListItems, singleRecord } from './envelope-checks.js';
 import type { HttpResponse } from './http-transport.js';
@@ -79,7 +80,7 @@ export function createApiCalls(core: RequestCore): ApiCalls {
 
 /** Per-call options of every typed method. */
 export interface CallOptions {
-  signal?: AbortSignal | undefined;
+  signal?: StopSignal | undefined;
 }
 
 /** Per-call options of Driver API methods: the operator is required unless the token names one (docs/api.md, Authentication). */

@@ -1,3 +1,4 @@
+import type { StopSignal } from '../linked-signals.js';
 import type { HttpMethod } from './http-transport.js';
 import type { QueryParams } from './request-path.js';
 
@@ -20,5 +21,5 @@ export interface ApiRequest {
   readonly idempotent?: boolean | undefined;
   /** Sent once, never retried: a first contact that must answer at once (`checkLogin`). @default false */
   readonly once?: boolean | undefined;
-  readonly signal?: AbortSignal | undefined;
+  readonly signal?: StopSignal | undefined;
 }

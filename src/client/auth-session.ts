@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { StopSignal } from '../linked-signals.js';
 
 /** An access token and when it stops working (the token itself is opaque: never decoded). */
 export interface AccessToken {
@@ -9,7 +10,7 @@ export interface AccessToken {
 /** Caches the access token of the login operation (docs/api.md, Authentication) and renews it. */
 export interface AuthSession {
   /** The cached token, or a fresh one when none is cached or it is about to expire. */
-  accessToken(signal?: AbortSignal): Promise<string>;
+  accessToken(signal?: StopSignal): Promise<string>;
   /** Forgets `access` after the server refused it; a newer token obtained meanwhile stays. */
   invalidate(access: string): void;
   /**
@@ -19,18 +20,18 @@ export interface AuthSession {
    * jobs of one tick meet one refusal, not one each). Once a login succeeded, a no-op: a later
    * failure is an outage, met with the client's patience, not a configuration mistake.
    */
-  check(signal?: AbortSignal): Promise<void>;
+  check(signal?: StopSignal): Promise<void>;
 }
 
 export interface AuthSessionOptions {
   /** `once`: send the login once, without retries (the first contact). */
-  readonly login: (signal: AbortSignal | undefined, once?: boolean) => Promise<AccessToken>;
+  readonly login: (signal: StopSignal | undefined, once?: boolean) => Promise<AccessToken>;
   readonly now: () => number;
   /** Re-login this long before expiry, but at most half the token's lifetime. */
   readonly refreshMarginMs: number;
   readonly logger: Logger;
   /** The client's own signal: a shared login is not cancelled by one caller's signal. */
-  readonly signal: AbortSignal | undefined;
+  readonly signal: StopSignal | undefined;
   /** How long a failed first contact is answered again without a request. @default 5000 */
   readonly recheckAfterMs?: number;
 }
@@ -102,7 +103,7 @@ export function createAuthSession(options: AuthSessionOptions): AuthSession {
 }
 
 /** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+function raceAbort<T>(promise: Promise<T>, signal: StopSignal | undefined): Promise<T> {
   if (!signal) return promise;
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);

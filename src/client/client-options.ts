@@ -1,4 +1,5 @@
 import { type Logger, pino } from 'pino';
+import type { StopSignal } from '../linked-signals.js';
 import { InvalidArgumentError } from './client-errors.js';
 import type { RequestBudget } from './request-budget.js';
 
@@ -71,7 +72,7 @@ export interface TmsClientOptions {
   /** Where the client logs (objects first, no secrets). @default a silent pino logger */
   logger?: Logger;
   /** Cancels every request and wait of this client. @default undefined */
-  signal?: AbortSignal | undefined;
+  signal?: StopSignal | undefined;
   /** Clock in ms since the epoch, for token expiry. @default Date.now */
   now?: () => number;
   /** Source of jitter in [0, 1). @default Math.random */
@@ -102,7 +103,7 @@ export interface ResolvedClientOptions {
   readonly requestsPerSecond: number;
   readonly refreshMarginMs: number;
   readonly logger: Logger;
-  readonly signal: AbortSignal | undefined;
+  readonly signal: StopSignal | undefined;
   readonly now: () => number;
   readonly random: () => number;
 }

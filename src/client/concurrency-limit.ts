@@ -1,3 +1,4 @@
+import type { StopSignal } from '../linked-signals.js';
 /** How a send ended, for the limit: `drop` = the TMS pushed back (429, 5xx, reset, timeout). */
 export type SendOutcome = 'ok' | 'drop';
 
@@ -7,7 +8,7 @@ export interface ConcurrencyLimit {
    * Waits for a free slot; the returned function gives it back with the send's outcome, and
    * answers whether a waiting send took it.
    */
-  acquire(signal?: AbortSignal): Promise<(outcome: SendOutcome) => boolean>;
+  acquire(signal?: StopSignal): Promise<(outcome: SendOutcome) => boolean>;
   view(): { readonly limit: number; readonly inFlight: number; readonly waiting: number };
 }
 

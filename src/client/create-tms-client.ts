@@ -1,4 +1,5 @@
 import type { JsonObject } from '../../schemas/json-object.js';
+import type { StopSignal } from '../linked-signals.js';
 import {
   type ApiCalls,
   type CallOptions,
@@ -77,7 +78,7 @@ export function createTmsClient(options: TmsClientOptions) {
      * The first contact: until a login has succeeded, one login sent once, never retried, so a
      * wrong base URL or token shows at once; its error is thrown as it is (auth-session.ts).
      */
-    checkLogin: (signal?: AbortSignal): Promise<void> => core.checkLogin(signal),
+    checkLogin: (signal?: StopSignal): Promise<void> => core.checkLogin(signal),
     /** The origin's circuit breaker as it stands (origin-health.ts). */
     health: () => core.health(),
     /** Requests, retries, 429s, in flight and the adaptive limit, budget waits (request-core.ts). */

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Pool } from 'undici';
-import { type LinkedSignal, linkSignals } from '../linked-signals.js';
+import { type LinkedSignal, linkSignals, type StopSignal } from '../linked-signals.js';
 import {
   AuthError,
   HttpStatusError,
@@ -30,7 +30,7 @@ export interface HttpRequest extends RequestTarget {
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string | Buffer | Readable | undefined;
   /** The caller's; undici is handed the send's deadline, linked to it (`guarded`). */
-  readonly signal?: AbortSignal | undefined;
+  readonly signal?: StopSignal | undefined;
 }
 
 /** What undici is handed as a send's signal: its deadline (linked-signals.ts). */

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../schemas/json-object.js';
-import { linkSignals } from '../linked-signals.js';
+import { linkSignals, type StopSignal } from '../linked-signals.js';
 import { CursorLoopError, PaginationError, type RequestTarget } from './client-errors.js';
 import { pageData } from './envelope-checks.js';
 import type { RequestCore } from './request-core.js';
@@ -28,7 +28,7 @@ export interface PageQuery {
   query?: QueryParams | undefined;
   /** Consecutive empty pages with `hasMore: true` tolerated before PaginationError. @default 10 */
   maxEmptyPages?: number | undefined;
-  signal?: AbortSignal | undefined;
+  signal?: StopSignal | undefined;
 }
 
 export type PageOptions<P extends string> = PageQuery & PathParams<P>;
@@ -77,7 +77,7 @@ export async function* paginate<L extends ListingDefinition>(
   const target: RequestTarget = { method: 'GET', path };
   const maxEmptyPages = options.maxEmptyPages ?? defaultMaxEmptyPages;
   const stopped = linkSignals(options.signal);
-  const signal = stopped.signal;
+  const signal = stopped.stop;
   const fetchPage = (cursor: string | undefined) =>
     core.received({
       method: 'GET',

@@ -1,4 +1,5 @@
 import { LoginResponse } from '../../schemas/index.js';
+import type { StopSignal } from '../linked-signals.js';
 import { processSecrets } from '../secrets/secret-registry.js';
 import type { ApiRequest } from './api-request.js';
 import { type AccessToken, type AuthSession, createAuthSession } from './auth-session.js';
@@ -20,7 +21,7 @@ export class RequestAuth {
 
   constructor(
     options: ResolvedClientOptions,
-    login: (signal: AbortSignal | undefined, once: boolean) => Promise<AccessToken>,
+    login: (signal: StopSignal | undefined, once: boolean) => Promise<AccessToken>,
   ) {
     this.#options = options;
     this.#session = createAuthSession({ ...options, login: (signal, once) => login(signal, once ?? false) });
@@ -31,7 +32,7 @@ export class RequestAuth {
   }
 
   /** The first login, sent once, until one succeeded (auth-session.ts `check`). */
-  check(signal?: AbortSignal): Promise<void> {
+  check(signal?: StopSignal): Promise<void> {
     return this.#session.check(signal);
   }
 
@@ -39,7 +40,7 @@ export class RequestAuth {
   async around<R>(
     request: ApiRequest,
     target: RequestTarget,
-    signal: AbortSignal | undefined,
+    signal: StopSignal | undefined,
     repeatable: boolean,
     attempt: Attempt<R>,
   ): Promise<R> {
@@ -75,7 +76,7 @@ export class RequestAuth {
 export async function logIn(
   send: (request: ApiRequest) => Promise<unknown>,
   options: ResolvedClientOptions,
-  signal: AbortSignal | undefined,
+  signal: StopSignal | undefined,
   once: boolean,
 ): Promise<AccessToken> {
   const target = { method: 'POST', path: options.loginPath };

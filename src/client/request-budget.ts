@@ -1,3 +1,4 @@
+import type { StopSignal } from '../linked-signals.js';
 import { abortableSleep } from './abortable-sleep.js';
 import type { LearnedAllowance } from './learned-allowance.js';
 
@@ -13,7 +14,7 @@ export interface RequestBudget {
    * would hold it longer than `maxWaitMs` (default: as long as the pause lasts), resolves at once
    * with what remains of the pause, nothing taken.
    */
-  take(signal?: AbortSignal, maxWaitMs?: number): Promise<number>;
+  take(signal?: StopSignal, maxWaitMs?: number): Promise<number>;
   /** Every sender under this budget holds off for `ms` from now (a 429's Retry-After); a longer pause in force stays. */
   pause(ms: number): Promise<void>;
   /** What remains of the pause in force, in ms; 0 when none. */

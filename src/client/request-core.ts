@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { linkSignals } from '../linked-signals.js';
+import { linkSignals, type StopSignal } from '../linked-signals.js';
 import type { ApiRequest } from './api-request.js';
 import type { RequestTarget } from './client-errors.js';
 import type { ResolvedClientOptions } from './client-options.js';
@@ -22,7 +22,7 @@ export interface RequestCore {
   /** Hands the answer's body to `consume`; the body is destroyed afterwards whatever happens. */
   stream<T>(request: ApiRequest, consume: (response: HttpResponse<Readable>) => Promise<T>): Promise<T>;
   /** The first login, sent once, until one succeeded (auth-session.ts `check`); throws its error as it is. */
-  checkLogin(signal?: AbortSignal): Promise<void>;
+  checkLogin(signal?: StopSignal): Promise<void>;
   /** The origin's circuit breaker as it stands. */
   health(): OriginHealthView;
   /** What the client sent so far and how it is limited now. */
@@ -51,7 +51,7 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
 
   function sendUnder<R>(
     request: ApiRequest,
-    signal: AbortSignal | undefined,
+    signal: StopSignal | undefined,
     run: (http: HttpRequest) => Promise<R>,
   ): Promise<R> {
     gate.request();
@@ -98,12 +98,12 @@ export function createRequestCore(transport: HttpTransport, options: ResolvedCli
 async function underSignals<R>(
   options: ResolvedClientOptions,
   request: ApiRequest,
-  work: (signal?: AbortSignal) => Promise<R>,
+  work: (signal?: StopSignal) => Promise<R>,
 ): Promise<R> {
   if (!options.signal || !request.signal) return work(options.signal ?? request.signal);
   const linked = linkSignals(options.signal, request.signal);
   try {
-    return await work(linked.signal);
+    return await work(linked.stop);
   } finally {
     linked.unlink();
   }

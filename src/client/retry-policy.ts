@@ -1,4 +1,5 @@
 import pRetry from 'p-retry';
+import { forLibrary, type StopSignal } from '../linked-signals.js';
 import { abortableSleep } from './abortable-sleep.js';
 import {
   AmbiguousWriteError,
@@ -34,7 +35,7 @@ export interface RetryContext {
   readonly target: RequestTarget;
   /** Repeating the request cannot duplicate anything (reads, PUT, PATCH, DELETE, login). */
   readonly idempotent: boolean;
-  readonly signal: AbortSignal | undefined;
+  readonly signal: StopSignal | undefined;
 }
 
 type PolicyOptions = Pick<ResolvedClientOptions, 'retry' | 'random' | 'logger' | 'origin' | 'ceilingSetting'>;
@@ -72,7 +73,7 @@ export async function withRetry<T>(
         shouldRetry: ({ error, attemptNumber }) =>
           waitBeforeRetry(error, attemptNumber, started, context, options),
         shouldConsumeRetry: alwaysConsumeRetry,
-        signal: context.signal,
+        signal: forLibrary(context.signal),
       },
     );
   } catch (error) {

@@ -1,3 +1,4 @@
+import type { StopSignal } from '../linked-signals.js';
 import { HttpStatusError, PausedError, type RequestTarget, TmsError } from './client-errors.js';
 import type { ResolvedClientOptions } from './client-options.js';
 import { type ConcurrencyLimit, createConcurrencyLimit } from './concurrency-limit.js';
@@ -29,7 +30,7 @@ export interface ClientTraffic {
 /** One send as the gate lets it through: what it is for, and when its request began. */
 interface GatedSend {
   readonly target: RequestTarget;
-  readonly signal: AbortSignal | undefined;
+  readonly signal: StopSignal | undefined;
   /** When the request's first send began (`performance.now()`): its ceiling counts from there. */
   readonly started: number;
   /** Whether a send of its request went out before (the next is then a retry); the gate sets it. */

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { StopSignal } from '../linked-signals.js';
 import type { ApiRequest } from './api-request.js';
 import type { HttpRequest } from './http-transport.js';
 import { buildQuery } from './request-path.js';
@@ -7,7 +8,7 @@ import { buildQuery } from './request-path.js';
 export function toHttpRequest(
   request: ApiRequest,
   token: string | undefined,
-  signal: AbortSignal | undefined,
+  signal: StopSignal | undefined,
 ): HttpRequest {
   const raw = Buffer.isBuffer(request.body) || request.body instanceof Readable;
   const headers: Record<string, string> = { accept: 'application/json', ...request.headers };

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Settings } from '../../config/settings.js';
 import { type Readiness, readReadiness } from '../../jobs/readiness.js';
 import type { TmsClient } from '../client/index.js';
+import type { StopSignal } from '../linked-signals.js';
 import type { Store } from '../store/store.js';
 import { configurationMistake } from '../sync/check-access.js';
 import { partitionLabel } from '../sync/stream-order.js';
@@ -40,7 +41,7 @@ export function workerReadiness(
     );
 }
 
-async function tmsProblem(sources: WorkerReadinessSources, signal: AbortSignal): Promise<string | undefined> {
+async function tmsProblem(sources: WorkerReadinessSources, signal: StopSignal): Promise<string | undefined> {
   const health = sources.client.health();
   if (health.state === 'open')
     return `no request to ${sources.settings.baseUrl} has succeeded for TMS_PATIENCE_SECONDS (last: ${health.lastFailure ?? 'unknown'}); requests stop until it answers again`;

@@ -1,3 +1,4 @@
+import type { StopSignal } from '../linked-signals.js';
 import {
   ackParents,
   enqueueAllParents,
@@ -34,7 +35,7 @@ const parentsPerBatch = 200;
 export class ChildWork {
   readonly #context: StoreContext;
   readonly #write: RunWrite;
-  readonly #signal: AbortSignal | undefined;
+  readonly #signal: StopSignal | undefined;
   readonly #child: string;
   readonly #parent: string;
   #leftInPass = new Map<string, LeftParent>();
@@ -42,7 +43,7 @@ export class ChildWork {
   constructor(
     context: StoreContext,
     table: StreamTable,
-    run: { write: RunWrite; signal?: AbortSignal | undefined },
+    run: { write: RunWrite; signal?: StopSignal | undefined },
   ) {
     if (!table.parent) throw new StreamUsageError(table.name, 'not a child stream');
     context.catalogued(table.name);

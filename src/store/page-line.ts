@@ -1,3 +1,4 @@
+import type { StopSignal } from '../linked-signals.js';
 import type { PageOrder } from './write-page.js';
 
 /**
@@ -26,11 +27,11 @@ export class PageLine {
   readonly #uncommitted: Promise<unknown>[] = [];
   #failure: { error: unknown } | undefined;
   readonly #maxPages: number;
-  readonly #signal: AbortSignal | undefined;
+  readonly #signal: StopSignal | undefined;
 
   constructor(options: {
     readonly maxPages?: number | undefined;
-    readonly signal?: AbortSignal | undefined;
+    readonly signal?: StopSignal | undefined;
   }) {
     this.#maxPages = options.maxPages ?? Number.POSITIVE_INFINITY;
     this.#signal = options.signal;

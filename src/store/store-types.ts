@@ -1,4 +1,5 @@
 import type { JsonObject } from '../../schemas/json-object.js';
+import type { StopSignal } from '../linked-signals.js';
 import type { PlanReads } from './plan-reads.js';
 
 /**
@@ -233,7 +234,7 @@ export interface OpenRunInput {
   /** The mass-delete guard's thresholds (delete-guard.ts). @default defaultDeleteGuard */
   readonly guard?: DeleteGuard;
   /** Stops the run between writes: a write waiting for the one before never begins. */
-  readonly signal?: AbortSignal | undefined;
+  readonly signal?: StopSignal | undefined;
   /** Told after every commit (progress). @default nothing */
   readonly onCommit?: (counts: Readonly<RunTally>) => void;
   /**

@@ -8,6 +8,7 @@ import {
   ResponseValidationError,
   type TmsClient,
 } from '../client/index.js';
+import type { StopSignal } from '../linked-signals.js';
 import type { Logger } from '../logger.js';
 
 /** Connection failures that say nothing listens at the URL (or its host does not exist). */
@@ -28,7 +29,7 @@ export async function checkAccess(
   client: Pick<TmsClient, 'checkLogin'>,
   settings: Pick<Settings, 'baseUrl' | 'loginPath'>,
   logger: Logger,
-  signal?: AbortSignal,
+  signal?: StopSignal,
 ): Promise<void> {
   try {
     await client.checkLogin(signal);

@@ -1,5 +1,5 @@
 import type { SyncSettings } from '../../config/settings.js';
-import { linkSignals } from '../linked-signals.js';
+import { linkSignals, type StopSignal } from '../linked-signals.js';
 import { RunBoundError } from './sync-errors.js';
 
 /** The bound of one partition run (`sync.maxRunPages`, `sync.maxRunSeconds`). */
@@ -8,7 +8,7 @@ export interface RunBound {
    * The run's one signal: aborted with the stop signal's reason when asked to stop, or with a
    * RunBoundError once the run passed a bound; the run stops after the page in hand.
    */
-  readonly signal: AbortSignal;
+  readonly signal: StopSignal;
   /** The RunBoundError when the run passed a bound (not when it was asked to stop). */
   readonly exceeded: RunBoundError | undefined;
   /** Told the run's committed pages after every commit. */
@@ -25,12 +25,12 @@ export interface RunBound {
 export function startRunBound(
   origin: { readonly stream: string; readonly partition: string },
   settings: Pick<SyncSettings, 'maxRunPages' | 'maxRunSeconds'>,
-  stop?: AbortSignal,
+  stop?: StopSignal,
 ): RunBound {
   const linked = linkSignals(stop);
   let exceeded: RunBoundError | undefined;
   const passed = (what: string, setting: string) => {
-    if (linked.signal.aborted) return;
+    if (linked.stop.aborted) return;
     exceeded = new RunBoundError(origin, { what, setting });
     linked.abort(exceeded);
   };
@@ -38,7 +38,7 @@ export function startRunBound(
   const timer = setTimeout(() => passed(`${seconds} s`, 'sync.maxRunSeconds'), seconds * 1000);
   timer.unref();
   return {
-    signal: linked.signal,
+    signal: linked.stop,
     get exceeded() {
       return exceeded;
     },

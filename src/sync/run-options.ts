@@ -1,3 +1,4 @@
+import type { StopSignal } from '../linked-signals.js';
 import type { RunTally, RunTrigger } from '../store/store.js';
 
 export { emptyTally } from '../store/run-tally.js';
@@ -22,13 +23,13 @@ export interface RunOptions {
   /** Recorded in `sync_runs`. @default 'cli' */
   readonly trigger?: RunTrigger;
   /** Stops the run between requests and pages; at most the uncommitted page is lost. */
-  readonly signal?: AbortSignal;
+  readonly signal?: StopSignal;
   /**
    * Awaited before each further page a long run fetches (a listing's next page, a parent's
    * children): the worker's backfills give way there to cycles that start late (jobs/fleet-pace.ts).
    * Called with the run's signal. @default none
    */
-  readonly giveWay?: (signal: AbortSignal) => Promise<void>;
+  readonly giveWay?: (signal: StopSignal) => Promise<void>;
   /** Called after every committed page. */
   readonly onProgress?: (progress: RunProgress) => void;
   /** `run` of several streams: called as each partition ends. */

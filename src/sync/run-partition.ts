@@ -1,7 +1,7 @@
-import { setMaxListeners } from 'node:events';
 import type { Settings } from '../../config/settings.js';
 import type { StreamDefinition } from '../../config/stream-definition.js';
 import { type StreamName, streams } from '../../config/streams.js';
+import type { StopSignal } from '../linked-signals.js';
 import type { DeleteGuard, PlanReads } from '../store/store.js';
 import { describeError } from '../tms-sync-error.js';
 import { checkAccess } from './check-access.js';
@@ -43,9 +43,6 @@ export async function runPartition(
   const started = Date.now();
   const bound = startRunBound({ stream, partition }, ctx.settings.sync, options.signal);
   const signal = bound.signal;
-  // Every request in flight listens to the run's signal (16 at once in a child stream): not the
-  // leak Node's warning at 11 listeners suspects.
-  setMaxListeners(0, signal);
   const end = () => bound.end();
   const run = await ctx.store
     .openRun({
@@ -113,7 +110,7 @@ export async function runPartition(
 
 const keepGoing = () => Promise.resolve();
 
-function giveWayOf(options: RunOptions, signal: AbortSignal): () => Promise<void> {
+function giveWayOf(options: RunOptions, signal: StopSignal): () => Promise<void> {
   const { giveWay } = options;
   return giveWay ? () => giveWay(signal) : keepGoing;
 }

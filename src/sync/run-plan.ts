@@ -1,4 +1,5 @@
 import type { StreamName } from '../../config/streams.js';
+import type { StopSignal } from '../linked-signals.js';
 import type { PartitionSummary } from './run-options.js';
 import type { StreamPartition } from './select-partitions.js';
 import { dependenciesOf, partitionLabel, readsOwnOperator } from './stream-order.js';
@@ -7,7 +8,7 @@ export interface RunPlanOptions {
   /** Partitions running at once. */
   readonly concurrency: number;
   /** No partition starts once it fires; the ones running end on their own (they watch it too). */
-  readonly signal?: AbortSignal | undefined;
+  readonly signal?: StopSignal | undefined;
   /** The summary of a partition not run because one it reads from did not succeed, with why. */
   readonly skip: (stream: StreamName, partition: string, reason: string) => PartitionSummary;
 }

@@ -2,6 +2,7 @@ import type { Settings } from '../../config/settings.js';
 import type { StreamDefinition } from '../../config/stream-definition.js';
 import type { StreamName } from '../../config/streams.js';
 import type { TmsClient } from '../client/index.js';
+import type { StopSignal } from '../linked-signals.js';
 import type { PartitionRun } from '../store/store.js';
 import type { RunLog } from './run-log.js';
 
@@ -23,7 +24,7 @@ export interface PartitionContext<D extends StreamDefinition = StreamDefinition>
   readonly full: boolean;
   readonly reconcile: boolean;
   /** Stops the run between requests and pages. */
-  readonly signal: AbortSignal | undefined;
+  readonly signal: StopSignal | undefined;
   readonly run: PartitionRun;
   /** Awaited before each further page or parent fetched: a backfill's pause while the fleet is late (RunOptions.giveWay). */
   readonly giveWay: () => Promise<void>;

@@ -10,6 +10,7 @@ import {
   type TmsClient,
 } from '../client/index.js';
 import { buildPath } from '../client/request-path.js';
+import type { StopSignal } from '../linked-signals.js';
 import type { Command } from '../store/outbox/command.js';
 import type { CommandOutbox } from '../store/store.js';
 import { type CommandKindDefinition, isCommandKind, kindOf } from './command-kinds.js';
@@ -37,7 +38,7 @@ export interface AttemptContext {
   readonly owner: string;
   readonly now: () => Date;
   /** Aborted when the lease is lost or the process stops. */
-  readonly signal: AbortSignal;
+  readonly signal: StopSignal;
 }
 
 /**

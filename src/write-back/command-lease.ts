@@ -1,4 +1,4 @@
-import { linkSignals } from '../linked-signals.js';
+import { linkSignals, type StopSignal } from '../linked-signals.js';
 import type { CommandOutbox } from '../store/store.js';
 
 /** Why a delivery stopped: its lease was taken over or could not be renewed in time. */
@@ -13,12 +13,12 @@ export interface LeaseOptions {
   readonly leaseMs: number;
   readonly now: () => Date;
   /** Aborts the delivery too (the process stopping). @default none */
-  readonly signal?: AbortSignal | undefined;
+  readonly signal?: StopSignal | undefined;
 }
 
 export interface HeldLease {
   /** Aborted when the lease is lost, or half of it passed without a renewal, or `signal` aborts. */
-  readonly signal: AbortSignal;
+  readonly signal: StopSignal;
   /** Whether the lease (not the process) ended the delivery. */
   lost(): boolean;
   stop(): void;

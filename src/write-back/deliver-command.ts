@@ -1,5 +1,6 @@
 import type { CommandSettings } from '../../config/command-settings.js';
 import type { TmsClient } from '../client/index.js';
+import type { StopSignal } from '../linked-signals.js';
 import type { Logger } from '../logger.js';
 import type { Command, CommandStatus } from '../store/outbox/command.js';
 import type { CommandOutbox, Settlement } from '../store/store.js';
@@ -20,7 +21,7 @@ export interface DeliveryContext {
   /** Jitter of the retry wait. @default Math.random */
   readonly random?: () => number;
   /** The process stopping. @default none */
-  readonly signal?: AbortSignal | undefined;
+  readonly signal?: StopSignal | undefined;
 }
 
 /** What became of one claimed command. */

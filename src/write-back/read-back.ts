@@ -1,5 +1,6 @@
 import type { JsonObject } from '../../schemas/json-object.js';
 import { type ListingDefinition, listings, type TmsClient } from '../client/index.js';
+import type { StopSignal } from '../linked-signals.js';
 import type { Command } from '../store/outbox/command.js';
 import type { CreateDefinition } from './command-kinds.js';
 import { compareRecord } from './lenient-match.js';
@@ -15,7 +16,7 @@ async function candidates(
   client: TmsClient,
   command: Command,
   create: CreateDefinition,
-  signal: AbortSignal,
+  signal: StopSignal,
 ): Promise<{ exact: Array<string | null>; unknown: Array<string | null> }> {
   const fields = command.match ?? [];
   const seen = new Set(command.seenBefore ?? []);
@@ -44,7 +45,7 @@ export async function readBack(
   client: TmsClient,
   command: Command,
   create: CreateDefinition,
-  signal: AbortSignal,
+  signal: StopSignal,
 ): Promise<ReadBack> {
   if (!command.match)
     return {
@@ -70,7 +71,7 @@ export async function matchingBefore(
   client: TmsClient,
   command: Command,
   create: CreateDefinition,
-  signal: AbortSignal,
+  signal: StopSignal,
 ): Promise<string[]> {
   const { exact, unknown } = await candidates(client, { ...command, seenBefore: [] }, create, signal);
   return [...exact, ...unknown].filter((id): id is string => id !== null);

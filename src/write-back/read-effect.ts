@@ -1,5 +1,6 @@
 import type { JsonObject } from '../../schemas/json-object.js';
 import { HttpStatusError, type TmsClient } from '../client/index.js';
+import type { StopSignal } from '../linked-signals.js';
 import type { Command } from '../store/outbox/command.js';
 import type { EffectCheck } from './command-kinds.js';
 import { comparePatch, type FieldComparison } from './lenient-match.js';
@@ -22,7 +23,7 @@ export async function readEffect(
   client: TmsClient,
   command: Command,
   effect: EffectCheck,
-  signal: AbortSignal,
+  signal: StopSignal,
 ): Promise<Effect> {
   const target = command.target ?? '';
   switch (effect) {
@@ -58,7 +59,7 @@ export async function readEffect(
 }
 
 /** The invoice with its lines, or undefined when the TMS answers 404. */
-async function invoice(client: TmsClient, id: string, signal: AbortSignal): Promise<JsonObject | undefined> {
+async function invoice(client: TmsClient, id: string, signal: StopSignal): Promise<JsonObject | undefined> {
   try {
     return await client.getInvoice(id, { signal });
   } catch (error) {

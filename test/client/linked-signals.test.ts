@@ -1,8 +1,10 @@
 import { getEventListeners } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pMap from 'p-map';
+import pRetry from 'p-retry';
 import { describe, expect, it } from 'vitest';
-import { linkSignals } from '../../src/linked-signals.js';
+import { forLibrary, linkSignals } from '../../src/linked-signals.js';
 
 describe('linkSignals (the per-request signal, in place of AbortSignal.any)', () => {
   it('aborts with the reason of the first source to abort', () => {
@@ -126,5 +128,60 @@ describe('a link as undici takes it (an EventEmitter), its AbortSignal made when
     linked.abort('deadline');
     source.abort('stop');
     expect(reasons).toEqual(['deadline']);
+  });
+});
+
+describe("a link as a stop signal (a run's signal: no AbortSignal made)", () => {
+  it('throws its reason once aborted, and tells a listener once', () => {
+    const linked = linkSignals();
+    const heard: unknown[] = [];
+    const once = () => heard.push('once');
+    const removed = () => heard.push('removed');
+    linked.stop.addEventListener('abort', once, { once: true });
+    linked.stop.addEventListener('abort', removed);
+    linked.stop.removeEventListener('abort', removed);
+    expect(() => linked.stop.throwIfAborted()).not.toThrow();
+    linked.abort('bound');
+    linked.abort('again');
+    expect(heard).toEqual(['once']);
+    expect(() => linked.stop.throwIfAborted()).toThrow('bound');
+    expect(linked.stop.reason).toBe('bound');
+  });
+
+  it('is a source for further links (a request following its run), one listener on it', () => {
+    const stopping = new AbortController();
+    const run = linkSignals(stopping.signal);
+    for (let request = 0; request < 20; request++) linkSignals(run.stop).unlink();
+    const request = linkSignals(run.stop);
+    expect(run.emitter.listenerCount('abort')).toBe(1);
+    stopping.abort('stop');
+    expect(request.stop.aborted).toBe(true);
+    expect(request.stop.reason).toBe('stop');
+  });
+
+  it('stops p-map and p-retry as an AbortSignal would (they are handed it through forLibrary)', async () => {
+    const linked = linkSignals();
+    const started: number[] = [];
+    const mapped = pMap(
+      [1, 2, 3, 4],
+      async (item) => {
+        started.push(item);
+        if (item === 1) linked.abort(new Error('stopped'));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      },
+      { concurrency: 1, signal: forLibrary(linked.stop) },
+    );
+    await expect(mapped).rejects.toThrow('stopped');
+    expect(started).toEqual([1]);
+    let attempts = 0;
+    const retried = pRetry(
+      async () => {
+        attempts++;
+        throw new Error('fails');
+      },
+      { retries: 5, minTimeout: 0, maxTimeout: 0, signal: forLibrary(linked.stop) },
+    );
+    await expect(retried).rejects.toThrow('stopped');
+    expect(attempts).toBe(0);
   });
 });

@@ -2,6 +2,7 @@ import pMap from 'p-map';
 import type { ChildStream } from '../../../config/stream-definition.js';
 import type { JsonObject } from '../../../schemas/json-object.js';
 import { HttpStatusError } from '../../client/index.js';
+import { forLibrary } from '../../linked-signals.js';
 import type { ChildWork, ParentBatch, ScopeReplacement } from '../../store/store.js';
 import { describeError, errorSays } from '../../tms-sync-error.js';
 import { keyedRecords, sequenceReader } from '../record-keys.js';
@@ -51,7 +52,7 @@ export const childStrategy: StreamStrategy<ChildStream> = {
           inFlight.add(fetched);
           return fetched.finally(() => inFlight.delete(fetched));
         },
-        { concurrency: partition.settings.tms.maxConcurrency, signal: partition.signal },
+        { concurrency: partition.settings.tms.maxConcurrency, signal: forLibrary(partition.signal) },
       );
     } finally {
       // What was fetched before a failure is still committed; nothing runs on after the run ends.

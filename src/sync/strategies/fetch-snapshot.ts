@@ -2,6 +2,7 @@ import pMap from 'p-map';
 import type { SnapshotStream } from '../../../config/stream-definition.js';
 import type { JsonObject } from '../../../schemas/json-object.js';
 import { HttpStatusError, type ReceivedAnswer } from '../../client/index.js';
+import { forLibrary } from '../../linked-signals.js';
 import type { StoreRecord } from '../../store/store.js';
 import { describeError, errorSays } from '../../tms-sync-error.js';
 import { keyedRecords, sequenceReader } from '../record-keys.js';
@@ -104,7 +105,11 @@ export async function fetchSnapshot(
     left = [];
     // Most passes are one request (an operator's list): p-map's machinery cost more than it.
     if (parts.length === 1) await fetchOne(parts[0]!);
-    else await pMap(parts, fetchOne, { concurrency: job.settings.tms.maxConcurrency, signal: job.signal });
+    else
+      await pMap(parts, fetchOne, {
+        concurrency: job.settings.tms.maxConcurrency,
+        signal: forLibrary(job.signal),
+      });
     if (left.length === 0 || pass === 'again') break;
     parts = left.map((entry) => entry.part);
   }
