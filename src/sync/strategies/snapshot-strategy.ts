@@ -77,9 +77,13 @@ export const snapshotStrategy: StreamStrategy<SnapshotStream> = {
       : undefined;
     if (!partition.full && digests && digests.passDigest === last.passDigest) {
       const pass = { records: gathered, ...(scope === undefined ? {} : { scope }) };
-      // A state from before answers were compared (or a TMS whose answers vary in bytes only)
-      // learns the answers' digest, and the ids other streams fetch by, once.
-      const learns = !last.answerDigest || (digests.references !== undefined && !last.references);
+      // The answers differ from the state's in bytes only (a state from before answers were
+      // compared or from an older form of their digest, a TMS that changed its spacing or key
+      // order): the state learns their digest, and the ids other streams fetch by, so that the
+      // next pass like this one is kept unread. A TMS whose bytes differ every time pays a state
+      // write a pass for it (never the rows).
+      const learns =
+        answerDigest !== last.answerDigest || (digests.references !== undefined && !last.references);
       const learn = answerDigest && learns ? { ...last, ...digests } : undefined;
       if (await run.keepUnchangedPass(pass, learn)) return;
     }
