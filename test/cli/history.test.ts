@@ -57,6 +57,8 @@ describe('tms-sync history', () => {
           LOG_LEVEL: 'silent',
         };
         const migrated = await runCli(['migrate'], env);
+        // A failed start says why (once in CI it printed nothing, and nothing said why).
+        expect(migrated, `migrate: ${migrated.stderr}`).toMatchObject({ code: 0 });
         expect(migrated.stdout).toMatch(/^history invoices +history mode on: invoices__history$/m);
         expect((await runCli(['sync'], env)).code).toBe(0);
         await changeUpstream(sim, 60);
