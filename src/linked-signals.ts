@@ -48,8 +48,6 @@ export interface LinkedSignal {
   readonly stop: StopSignal;
   /** The link as an AbortSignal, made at its first read: for an API that needs a real one. */
   readonly signal: AbortSignal;
-  /** The link as undici takes a signal (an EventEmitter with `aborted` and `reason`): nothing made. */
-  readonly emitter: EventEmitter & { readonly aborted: boolean; readonly reason: unknown };
   /** Aborts the linked signal itself (a deadline, a pass that ended). */
   abort(reason: unknown): void;
   unlink(): void;
@@ -95,10 +93,6 @@ class Link extends EventEmitter implements LinkedSignal, StopSignal {
       if (this.aborted) this.#controller.abort(this.reason);
     }
     return this.#controller.signal;
-  }
-
-  get emitter(): this {
-    return this;
   }
 
   // Fields, not methods: callers hand them on alone (a body's 'close' unlinks).

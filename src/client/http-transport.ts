@@ -1,21 +1,23 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Pool } from 'undici';
-import { type LinkedSignal, linkSignals, type StopSignal } from '../linked-signals.js';
+import { forLibrary, linkSignals, type StopSignal } from '../linked-signals.js';
 import {
   AuthError,
   HttpStatusError,
   NetworkError,
   type RequestTarget,
+  ResponseTooLargeError,
   TimeoutError,
   TmsError,
 } from './client-errors.js';
 import type { ResolvedClientOptions } from './client-options.js';
+import { sendGathered } from './gathered-send.js';
 import {
+  errorBodyOf,
   parseJsonBody,
   type ReceivedJson,
   readErrorBody,
-  readLimitedBody,
   summarizeErrorBody,
 } from './read-body.js';
 import { parseRetryAfter } from './retry-policy.js';
@@ -33,8 +35,8 @@ export interface HttpRequest extends RequestTarget {
   readonly signal?: StopSignal | undefined;
 }
 
-/** What undici is handed as a send's signal: its deadline (linked-signals.ts). */
-type SendSignal = LinkedSignal['emitter'];
+/** A send's signal: its deadline, linked to the caller's (linked-signals.ts). */
+type SendSignal = StopSignal;
 
 export interface HttpResponse<B> {
   readonly status: number;
@@ -69,25 +71,27 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
   opening.catch(() => undefined);
   let opened: Pool | undefined;
 
+  const pathOf = (request: HttpRequest) =>
+    `${options.basePath}${request.path}${request.query ? `?${request.query}` : ''}`;
+
+  function logged(request: HttpRequest, status: number, started: number): void {
+    options.logger.debug(
+      { method: request.method, path: request.path, status, ms: Math.round(performance.now() - started) },
+      'TMS response',
+    );
+  }
+
   async function open(request: HttpRequest, signal: SendSignal): Promise<HttpResponse<Readable>> {
     const started = performance.now();
     opened ??= await opening;
     const response = await opened.request({
       method: request.method,
-      path: `${options.basePath}${request.path}${request.query ? `?${request.query}` : ''}`,
+      path: pathOf(request),
       headers: request.headers,
       body: request.body ?? null,
-      signal,
+      signal: forLibrary(signal),
     });
-    options.logger.debug(
-      {
-        method: request.method,
-        path: request.path,
-        status: response.statusCode,
-        ms: Math.round(performance.now() - started),
-      },
-      'TMS response',
-    );
+    logged(request, response.statusCode, started);
     if (response.statusCode >= 200 && response.statusCode < 300) {
       return { status: response.statusCode, headers: response.headers, body: response.body };
     }
@@ -113,7 +117,7 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
     }, totalMs);
     let linkedToBody = false;
     try {
-      const result = await run(request, deadline.emitter);
+      const result = await run(request, deadline.stop);
       if (streamed) {
         const body = streamed(result);
         if (!body.destroyed) {
@@ -123,7 +127,7 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
       }
       return result;
     } catch (error) {
-      throw mapTransportError(error, request, deadline.emitter);
+      throw mapTransportError(error, request, deadline.stop);
     } finally {
       clearTimeout(timer);
       if (!linkedToBody) deadline.unlink();
@@ -131,16 +135,23 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
   }
 
   async function received(request: HttpRequest, signal: SendSignal): Promise<HttpResponse<Buffer>> {
-    const response = await open(request, signal);
-    const declared = response.headers['content-length'];
-    const bytes = await readLimitedBody(
-      response.body,
-      options.maxBodyBytes,
-      declared === undefined ? undefined : Number(declared),
-      request,
+    const started = performance.now();
+    opened ??= await opening;
+    const response = await sendGathered(
+      opened,
+      { method: request.method, path: pathOf(request), headers: request.headers, body: request.body ?? null },
+      { maxBytes: options.maxBodyBytes, signal, tooLarge: () => tooLarge(request) },
     );
-    return { ...response, body: bytes };
+    logged(request, response.status, started);
+    if (response.status >= 200 && response.status < 300) return response;
+    const body = errorBodyOf(response.body);
+    throw statusError(request, response.status, response.headers, body, options.now());
   }
+
+  const tooLarge = (target: RequestTarget) =>
+    new ResponseTooLargeError(`response body exceeds maxBodyBytes (${options.maxBodyBytes} bytes)`, {
+      target,
+    });
 
   return {
     sendJson: (original) =>

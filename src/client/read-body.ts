@@ -1,35 +1,10 @@
 import type { Readable } from 'node:stream';
 import { redactSecrets } from '../secrets/secret-registry.js';
-import { type RequestTarget, ResponseTooLargeError, ResponseValidationError } from './client-errors.js';
+import { type RequestTarget, ResponseValidationError } from './client-errors.js';
 
 /** Error bodies are reports, not data: only this much of one is kept. */
-const errorBodyLimit = 4096;
+export const errorBodyLimit = 4096;
 const errorTextLimit = 1000;
-
-/**
- * Reads a whole body into memory, counting as it streams: a body beyond `maxBytes` (declared or
- * actual) is destroyed at once and fails with ResponseTooLargeError.
- */
-export async function readLimitedBody(
-  body: Readable,
-  maxBytes: number,
-  declaredLength: number | undefined,
-  target: RequestTarget,
-): Promise<Buffer> {
-  const tooLarge = () => {
-    cancelBody(body);
-    return new ResponseTooLargeError(`response body exceeds maxBodyBytes (${maxBytes} bytes)`, { target });
-  };
-  if (declaredLength !== undefined && declaredLength > maxBytes) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size);
-}
 
 /** Stops a body that will not be read: undici then reports an abort, which nobody needs to hear. */
 export function cancelBody(body: Readable): void {
@@ -78,7 +53,12 @@ export async function readErrorBody(body: Readable): Promise<unknown> {
   } finally {
     cancelBody(body);
   }
-  const text = Buffer.concat(chunks, size).subarray(0, errorBodyLimit).toString('utf8');
+  return errorBodyOf(Buffer.concat(chunks, size));
+}
+
+/** An error body's first bytes as JSON when they parse, else as text; `undefined` when blank. */
+export function errorBodyOf(bytes: Buffer): unknown {
+  const text = bytes.subarray(0, errorBodyLimit).toString('utf8');
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);
