@@ -34,12 +34,32 @@ export function pathParamNames(template: string): string[] {
   return [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
 }
 
-/** Serializes query parameters without the leading `?`. */
+/**
+ * Serializes query parameters without the leading `?`, byte for byte as URLSearchParams does
+ * (form encoding: a space is `+`), without making one per request.
+ */
 export function buildQuery(params: QueryParams | undefined): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(params ?? {})) {
+  let query = '';
+  if (params === undefined) return query;
+  for (const name of Object.keys(params)) {
+    const value = params[name];
     if (value === undefined) continue;
-    search.append(name, Array.isArray(value) ? value.join(',') : String(value));
+    const text = Array.isArray(value) ? value.join(',') : String(value);
+    query += `${query === '' ? '' : '&'}${formEncode(name)}=${formEncode(text)}`;
   }
-  return search.toString();
+  return query;
+}
+
+/** What form encoding leaves as it is: ASCII letters and digits, `*`, `-`, `.` and `_`. */
+const formSafe = /^[\w.*-]*$/;
+/** What encodeURIComponent leaves but form encoding does not, and the space it writes as `%20`. */
+const formOnly = /[!'()~]|%20/g;
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function formEncode(text: string): string {
+  if (formSafe.test(text)) return text;
+  // Lone surrogates become U+FFFD, as URLSearchParams reads its strings (encodeURIComponent throws).
+  return encodeURIComponent(text.replace(loneSurrogate, '\uFFFD')).replace(formOnly, (found) =>
+    found === '%20' ? '+' : `%${found.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
