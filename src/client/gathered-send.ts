@@ -15,8 +15,11 @@ export interface GatherLimits {
   /** A success body beyond this many bytes, declared or counted, fails with `tooLarge()`. */
   readonly maxBytes: number;
   readonly tooLarge: () => Error;
-  /** Stops the send, queued or under way, with its reason. */
-  readonly signal: StopSignal;
+  /** The send's deadline from its dispatch to its body's end; past it, it fails with `timedOut()`. */
+  readonly totalMs: number;
+  readonly timedOut: () => Error;
+  /** The caller's: stops the send, queued or under way, with its reason. */
+  readonly signal: StopSignal | undefined;
 }
 
 /**
@@ -24,7 +27,8 @@ export interface GatherLimits {
  * `request()` hands a body over as a stream, and reading a stream costs several promises and
  * objects per answer; an idle cycle sends ~10,000 small requests, and that cost was a tenth of
  * its CPU (docs/performance-history.md, "dispatched sends"). Of an error body only the first
- * `errorBodyLimit` bytes are kept; the rest is not read.
+ * `errorBodyLimit` bytes are kept; the rest is not read. The send's deadline and the caller's
+ * signal are watched here, by a timer and a listener, not through a linked signal per send.
  */
 export function sendGathered(
   dispatcher: Dispatcher,
@@ -43,6 +47,7 @@ class Gathering implements Dispatcher.DispatchHandler {
   readonly #limits: GatherLimits;
   readonly #resolve: (response: GatheredResponse) => void;
   readonly #reject: (error: unknown) => void;
+  readonly #timer: NodeJS.Timeout;
   #controller: Dispatcher.DispatchController | undefined;
   #stopped: unknown;
   #settled = false;
@@ -59,11 +64,14 @@ class Gathering implements Dispatcher.DispatchHandler {
     this.#limits = limits;
     this.#resolve = resolve;
     this.#reject = reject;
-    if (limits.signal.aborted) this.#stop(limits.signal.reason);
-    else limits.signal.addEventListener('abort', this.#onAbort);
+    this.#timer = setTimeout(this.#onTimeout, limits.totalMs);
+    const { signal } = limits;
+    if (signal?.aborted) this.#stop(signal.reason);
+    else signal?.addEventListener('abort', this.#onAbort);
   }
 
-  readonly #onAbort = () => this.#stop(this.#limits.signal.reason);
+  readonly #onAbort = () => this.#stop(this.#limits.signal?.reason);
+  readonly #onTimeout = () => this.#stop(this.#limits.timedOut());
 
   /** A stop before the request reaches a connection fails it now; undici drops it when it gets one. */
   #stop(reason: unknown): void {
@@ -127,7 +135,8 @@ class Gathering implements Dispatcher.DispatchHandler {
   #settle(): boolean {
     if (this.#settled) return false;
     this.#settled = true;
-    this.#limits.signal.removeEventListener('abort', this.#onAbort);
+    clearTimeout(this.#timer);
+    this.#limits.signal?.removeEventListener('abort', this.#onAbort);
     return true;
   }
 }

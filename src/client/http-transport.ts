@@ -31,7 +31,7 @@ export interface HttpRequest extends RequestTarget {
   readonly query: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string | Buffer | Readable | undefined;
-  /** The caller's; undici is handed the send's deadline, linked to it (`guarded`). */
+  /** The caller's: a send stops when it aborts (its deadline, `timeouts.totalMs`, is the transport's). */
   readonly signal?: StopSignal | undefined;
 }
 
@@ -100,32 +100,21 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
   }
 
   /**
-   * Runs one send under its deadline (`timeouts.totalMs`, until `run` settles) and maps its failure.
-   * The request's signal stays linked to undici's until `run` settles, or, for a body handed on
-   * as a stream (`streamed`), until that body closes: the caller's abort still stops its reading.
+   * A send whose body is handed on as a stream, under its deadline (`timeouts.totalMs`, until the
+   * answer's headers) and the caller's signal, linked to undici's until that body closes: the
+   * caller's abort still stops its reading.
    */
-  async function guarded<T>(
-    request: HttpRequest,
-    run: (request: HttpRequest, signal: SendSignal) => Promise<T>,
-    streamed?: (result: T) => Readable,
-  ): Promise<T> {
-    const { totalMs } = options.timeouts;
+  async function streamed(request: HttpRequest): Promise<HttpResponse<Readable>> {
     const deadline = linkSignals(request.signal);
-    const timer = setTimeout(() => {
-      const limit = { ms: totalMs, setting: options.timeoutSetting };
-      deadline.abort(new TimeoutError('total', { target: request, limit }));
-    }, totalMs);
+    const timer = setTimeout(() => deadline.abort(timedOut(request)), options.timeouts.totalMs);
     let linkedToBody = false;
     try {
-      const result = await run(request, deadline.stop);
-      if (streamed) {
-        const body = streamed(result);
-        if (!body.destroyed) {
-          body.once('close', deadline.unlink);
-          linkedToBody = true;
-        }
+      const response = await open(request, deadline.stop);
+      if (!response.body.destroyed) {
+        response.body.once('close', deadline.unlink);
+        linkedToBody = true;
       }
-      return result;
+      return response;
     } catch (error) {
       throw mapTransportError(error, request, deadline.stop);
     } finally {
@@ -134,38 +123,53 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
     }
   }
 
-  async function received(request: HttpRequest, signal: SendSignal): Promise<HttpResponse<Buffer>> {
+  /** A send whose body is gathered in memory (gathered-send.ts), under its deadline and the caller's signal. */
+  async function received(request: HttpRequest): Promise<HttpResponse<Buffer>> {
     const started = performance.now();
-    opened ??= await opening;
-    const response = await sendGathered(
-      opened,
-      { method: request.method, path: pathOf(request), headers: request.headers, body: request.body ?? null },
-      { maxBytes: options.maxBodyBytes, signal, tooLarge: () => tooLarge(request) },
-    );
-    logged(request, response.status, started);
-    if (response.status >= 200 && response.status < 300) return response;
-    const body = errorBodyOf(response.body);
-    throw statusError(request, response.status, response.headers, body, options.now());
+    try {
+      opened ??= await opening;
+      const response = await sendGathered(
+        opened,
+        {
+          method: request.method,
+          path: pathOf(request),
+          headers: request.headers,
+          body: request.body ?? null,
+        },
+        {
+          maxBytes: options.maxBodyBytes,
+          tooLarge: () => tooLarge(request),
+          totalMs: options.timeouts.totalMs,
+          timedOut: () => timedOut(request),
+          signal: request.signal,
+        },
+      );
+      logged(request, response.status, started);
+      if (response.status >= 200 && response.status < 300) return response;
+      const body = errorBodyOf(response.body);
+      throw statusError(request, response.status, response.headers, body, options.now());
+    } catch (error) {
+      throw mapTransportError(error, request);
+    }
   }
 
+  const timedOut = (target: RequestTarget) =>
+    new TimeoutError('total', {
+      target,
+      limit: { ms: options.timeouts.totalMs, setting: options.timeoutSetting },
+    });
   const tooLarge = (target: RequestTarget) =>
     new ResponseTooLargeError(`response body exceeds maxBodyBytes (${options.maxBodyBytes} bytes)`, {
       target,
     });
 
   return {
-    sendJson: (original) =>
-      guarded(original, async (request, signal) => {
-        const response = await received(request, signal);
-        return { ...response, body: parseJsonBody(response.body, request) };
-      }),
-    sendBytes: (original) => guarded(original, received),
-    sendStream: (original) =>
-      guarded(
-        original,
-        (request, signal) => open(request, signal),
-        (response) => response.body,
-      ),
+    sendJson: async (request) => {
+      const response = await received(request);
+      return { ...response, body: parseJsonBody(response.body, request) };
+    },
+    sendBytes: received,
+    sendStream: streamed,
     // A pool never made (undici failed to load: the requests said so) has nothing to close.
     close: async () => (await opening.catch(() => undefined))?.close(),
   };
@@ -224,9 +228,9 @@ const timeoutPhases = {
  * Turns undici and socket errors into the catalogue; the caller's abort reason, the deadline's
  * TimeoutError and our own errors pass through.
  */
-function mapTransportError(error: unknown, request: HttpRequest, deadline: SendSignal): unknown {
+function mapTransportError(error: unknown, request: HttpRequest, deadline?: SendSignal): unknown {
   if (request.signal?.aborted) return request.signal.reason;
-  if (deadline.aborted) return deadline.reason;
+  if (deadline?.aborted) return deadline.reason;
   if (error instanceof TmsError) return error;
   const code = errorCode(error);
   if (code === undefined) return error;
