@@ -33,6 +33,12 @@ export interface PartitionRow {
 export interface PartitionOptions {
   readonly operators: readonly number[];
   readonly repetitions: number;
+  /**
+   * Idle cycles after each backfill, each beside the plain client sending its requests: one idle
+   * cycle's ratio spread 1.11x-1.52x between runs on one machine (BENCHMARKS.md, "dispatched
+   * sends"), so the row is their median. @default 3
+   */
+  readonly idleRepetitions?: number;
   readonly workDir: string;
   /** Requests in flight of both (the product's TMS_MAX_CONCURRENCY). @default 16 */
   readonly concurrency?: number;
@@ -79,12 +85,20 @@ async function measureOperators(sim: SimProcess, operators: number, options: Par
     const backfill = await cycle(sim, env, options, `backfill-${operators}-${repetition}`);
     backfills.push(backfill.cycle);
     partitions = backfill.partitions;
-    const simBefore = sim.cpuSeconds();
-    const idle = await cycle(sim, env, options, `idle-${operators}-${repetition}`);
-    simBusy.push((sim.cpuSeconds() - simBefore) / (idle.cycle.productSeconds + idle.cycle.plainWallSeconds!));
-    idles.push(idle.cycle);
+    const idleCycles: string[] = [];
+    for (let idleRepetition = 0; idleRepetition < (options.idleRepetitions ?? 3); idleRepetition++) {
+      const simBefore = sim.cpuSeconds();
+      const idle = await cycle(sim, env, options, `idle-${operators}-${repetition}-${idleRepetition}`);
+      simBusy.push(
+        (sim.cpuSeconds() - simBefore) / (idle.cycle.productSeconds + idle.cycle.plainWallSeconds!),
+      );
+      idles.push(idle.cycle);
+      idleCycles.push(
+        `${idle.cycle.productSeconds.toFixed(1)} s (plain ${idle.cycle.plainSeconds.toFixed(1)} s, its whole process ${idle.cycle.plainWallSeconds!.toFixed(1)} s)`,
+      );
+    }
     options.log(
-      `  ${operators} operators, ${partitions} partitions: backfill ${backfill.cycle.productSeconds.toFixed(1)} s (plain ${backfill.cycle.plainSeconds.toFixed(1)} s), idle ${idle.cycle.productSeconds.toFixed(1)} s (plain ${idle.cycle.plainSeconds.toFixed(1)} s, its whole process ${idle.cycle.plainWallSeconds!.toFixed(1)} s), ${idle.cycle.requests} requests`,
+      `  ${operators} operators, ${partitions} partitions: backfill ${backfill.cycle.productSeconds.toFixed(1)} s (plain ${backfill.cycle.plainSeconds.toFixed(1)} s), idle ${idleCycles.join(', ')}, ${idles.at(-1)!.requests} requests`,
     );
   }
   return {

@@ -64,6 +64,7 @@ interface BenchFlags {
   redisUrl: string;
   out: string;
   partitionOperators: number[];
+  idleRepetitions: number;
   fleetInterval: number;
   connectionCounts: number[];
   connectionWorkers: number;
@@ -95,7 +96,13 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 async function partitionsGroup(flags: BenchFlags, workDir: string): Promise<PartitionGroup> {
   const operators = flags.partitionOperators;
   log(`partitions: ${operators.join(', ')} operators`);
-  const rows = await measurePartitions({ operators, repetitions: 1, workDir, log });
+  const rows = await measurePartitions({
+    operators,
+    repetitions: 1,
+    idleRepetitions: flags.idleRepetitions,
+    workDir,
+    log,
+  });
   if (flags.skipWorker) return { rows };
   const largest = Math.max(...operators);
   log(`the worker at ${largest} operators, every ${flags.fleetInterval} s`);
@@ -386,6 +393,12 @@ await main(
       'operator counts of the partitions rows (comma-separated)',
       counts,
       [50, 500, 2000],
+    )
+    .option(
+      '--idle-repetitions <n>',
+      'idle cycles after each backfill of the partitions rows, each beside its plain client (medians reported)',
+      positive,
+      3,
     )
     .option('--fleet-interval <seconds>', 'schedule of the worker row of the partitions group', positive, 300)
     .option(
