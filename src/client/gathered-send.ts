@@ -10,14 +10,21 @@ export interface GatheredResponse {
   readonly body: Buffer;
 }
 
+/** The errors a gathered send fails with, made for its target: one pair per transport, not per send. */
+export interface GatherErrors<T> {
+  readonly tooLarge: (target: T) => Error;
+  readonly timedOut: (target: T) => Error;
+}
+
 /** What bounds a gathered send. */
-export interface GatherLimits {
-  /** A success body beyond this many bytes, declared or counted, fails with `tooLarge()`. */
+export interface GatherLimits<T> {
+  /** What the send is, as its errors name it. */
+  readonly target: T;
+  readonly errors: GatherErrors<T>;
+  /** A success body beyond this many bytes, declared or counted, fails with `errors.tooLarge`. */
   readonly maxBytes: number;
-  readonly tooLarge: () => Error;
-  /** The send's deadline from its dispatch to its body's end; past it, it fails with `timedOut()`. */
+  /** The send's deadline from its dispatch to its body's end; past it, it fails with `errors.timedOut`. */
   readonly totalMs: number;
-  readonly timedOut: () => Error;
   /** The caller's: stops the send, queued or under way, with its reason. */
   readonly signal: StopSignal | undefined;
 }
@@ -30,10 +37,10 @@ export interface GatherLimits {
  * `errorBodyLimit` bytes are kept; the rest is not read. The send's deadline and the caller's
  * signal are watched here, by a timer and a listener, not through a linked signal per send.
  */
-export function sendGathered(
+export function sendGathered<T>(
   dispatcher: Dispatcher,
   request: Dispatcher.DispatchOptions,
-  limits: GatherLimits,
+  limits: GatherLimits<T>,
 ): Promise<GatheredResponse> {
   return new Promise((resolve, reject) => {
     dispatcher.dispatch(request, new Gathering(limits, resolve, reject));
@@ -43,8 +50,8 @@ export function sendGathered(
 /** Why an error body's reading stopped early: enough of it was read. */
 const enoughRead = new Error('enough of the error body was read');
 
-class Gathering implements Dispatcher.DispatchHandler {
-  readonly #limits: GatherLimits;
+class Gathering<T> implements Dispatcher.DispatchHandler {
+  readonly #limits: GatherLimits<T>;
   readonly #resolve: (response: GatheredResponse) => void;
   readonly #reject: (error: unknown) => void;
   readonly #timer: NodeJS.Timeout;
@@ -57,7 +64,7 @@ class Gathering implements Dispatcher.DispatchHandler {
   #size = 0;
 
   constructor(
-    limits: GatherLimits,
+    limits: GatherLimits<T>,
     resolve: (response: GatheredResponse) => void,
     reject: (error: unknown) => void,
   ) {
@@ -71,7 +78,7 @@ class Gathering implements Dispatcher.DispatchHandler {
   }
 
   readonly #onAbort = () => this.#stop(this.#limits.signal?.reason);
-  readonly #onTimeout = () => this.#stop(this.#limits.timedOut());
+  readonly #onTimeout = () => this.#stop(this.#limits.errors.timedOut(this.#limits.target));
 
   /** A stop before the request reaches a connection fails it now; undici drops it when it gets one. */
   #stop(reason: unknown): void {
@@ -96,14 +103,14 @@ class Gathering implements Dispatcher.DispatchHandler {
     this.#headers = headers;
     const declared = headers['content-length'];
     if (this.#succeeded() && declared !== undefined && Number(declared) > this.#limits.maxBytes)
-      controller.abort(this.#limits.tooLarge());
+      controller.abort(this.#tooLarge());
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     this.#size += chunk.length;
     this.#chunks.push(chunk);
     if (this.#succeeded()) {
-      if (this.#size > this.#limits.maxBytes) controller.abort(this.#limits.tooLarge());
+      if (this.#size > this.#limits.maxBytes) controller.abort(this.#tooLarge());
     } else if (this.#size >= errorBodyLimit) controller.abort(enoughRead);
   }
 
@@ -114,6 +121,10 @@ class Gathering implements Dispatcher.DispatchHandler {
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     if (error === enoughRead) this.#answer();
     else this.#fail(error);
+  }
+
+  #tooLarge(): Error {
+    return this.#limits.errors.tooLarge(this.#limits.target);
   }
 
   #succeeded(): boolean {

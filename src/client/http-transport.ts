@@ -12,7 +12,7 @@ import {
   TmsError,
 } from './client-errors.js';
 import type { ResolvedClientOptions } from './client-options.js';
-import { sendGathered } from './gathered-send.js';
+import { type GatherErrors, sendGathered } from './gathered-send.js';
 import {
   errorBodyOf,
   parseJsonBody,
@@ -137,10 +137,10 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
           body: request.body ?? null,
         },
         {
+          target: request,
+          errors: gatherErrors,
           maxBytes: options.maxBodyBytes,
-          tooLarge: () => tooLarge(request),
           totalMs: options.timeouts.totalMs,
-          timedOut: () => timedOut(request),
           signal: request.signal,
         },
       );
@@ -153,15 +153,18 @@ export function createHttpTransport(options: ResolvedClientOptions): HttpTranspo
     }
   }
 
-  const timedOut = (target: RequestTarget) =>
-    new TimeoutError('total', {
-      target,
-      limit: { ms: options.timeouts.totalMs, setting: options.timeoutSetting },
-    });
-  const tooLarge = (target: RequestTarget) =>
-    new ResponseTooLargeError(`response body exceeds maxBodyBytes (${options.maxBodyBytes} bytes)`, {
-      target,
-    });
+  function timedOut(target: RequestTarget): TimeoutError {
+    const limit = { ms: options.timeouts.totalMs, setting: options.timeoutSetting };
+    return new TimeoutError('total', { target, limit });
+  }
+
+  const gatherErrors: GatherErrors<RequestTarget> = {
+    tooLarge: (target) =>
+      new ResponseTooLargeError(`response body exceeds maxBodyBytes (${options.maxBodyBytes} bytes)`, {
+        target,
+      }),
+    timedOut,
+  };
 
   return {
     sendJson: async (request) => {
