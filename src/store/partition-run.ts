@@ -348,7 +348,7 @@ export class PartitionRun {
         ? await planReads.version(stream, scope ?? '')
         : await this.#context.retry('stateVersion', () => stateVersion(db, stream, scope ?? ''));
       const remembered = references.recall(stream, scope, path, version);
-      if (remembered) return [...remembered];
+      if (remembered) return remembered;
     }
     return this.#context.retry('referencedIds', () => referencedIds(this.#context, stream, { path, scope }));
   }

@@ -1,6 +1,6 @@
 import type { SnapshotStream } from '../../../config/stream-definition.js';
 import { passDigest } from '../../store/pass-digest.js';
-import type { PassIds } from '../../store/pass-references.js';
+import { type PassIds, passIdsOf } from '../../store/pass-references.js';
 import type { StoreRecord } from '../../store/store.js';
 import { idsReadersOf } from '../stream-order.js';
 import type { PartitionContext, StreamStrategy } from '../stream-strategy.js';
@@ -145,21 +145,13 @@ function snapshotState(state: unknown): SnapshotState {
     ? (fields.answerRecords as number)
     : undefined;
   const answers = answerDigest !== undefined && answerRecords !== undefined;
-  const references = answers && isPassIds(fields.references) ? fields.references : undefined;
+  const references = answers ? passIdsOf(fields.references) : undefined;
   return {
     lastPassAt: text(fields.lastPassAt) ?? '',
     ...(passDigest ? { passDigest } : {}),
     ...(answers ? { answerDigest, answerRecords } : {}),
     ...(references ? { references } : {}),
   };
-}
-
-function isPassIds(value: unknown): value is PassIds {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    Object.values(value).every((ids) => Array.isArray(ids) && ids.every((id) => typeof id === 'string'))
-  );
 }
 
 /** The configured operators; a per-operator stream without any is a configuration error. */
