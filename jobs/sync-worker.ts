@@ -143,5 +143,34 @@ function watch(worker: SyncWorker['worker'], options: SyncWorkerOptions): void {
       'sync job failed',
     );
   });
-  worker.on('error', (error) => logger.error({ error: error.message }, 'worker error'));
+  // BullMQ tells a failed lock renewal twice: `lockRenewalFailed` with the jobs' ids, then an
+  // 'error' for each. A renewal that raced the job's own end (a stop puts its run back as delayed
+  // while the renewal is on its way) is no failure: the job is no longer active. Only a job still
+  // active, whose lock another worker may have taken, is logged as an error.
+  const renewals = new Set<string>();
+  worker.on('lockRenewalFailed', (jobIds) => {
+    for (const jobId of jobIds) {
+      renewals.add(jobId);
+      void reportRenewal(options, jobId);
+    }
+  });
+  worker.on('error', (error) => {
+    const jobId = renewalFailure.exec(error.message)?.[1];
+    if (jobId !== undefined && renewals.delete(jobId)) return;
+    logger.error({ error: error.message }, 'worker error');
+  });
+}
+
+/** BullMQ's error for a lock it could not renew (lock-manager.js), told by `lockRenewalFailed` first. */
+const renewalFailure = /^could not renew lock for job (.+)$/;
+
+async function reportRenewal(options: SyncWorkerOptions, jobId: string): Promise<void> {
+  // Unreadable, the renewal may have failed for real: told as an error.
+  const state = await options.queue.getJobState(jobId).catch(() => 'unreadable');
+  if (state === 'active' || state === 'unreadable')
+    options.logger.error(
+      { jobId, state },
+      'worker error: could not renew the lock of a job still active (another worker may run it as well)',
+    );
+  else options.logger.info({ jobId, state }, "a job's lock renewal raced its end; nothing was left to renew");
 }
