@@ -153,6 +153,10 @@ function watch(worker: SyncWorker['worker'], options: SyncWorkerOptions): void {
       renewals.add(jobId);
       void reportRenewal(options, jobId);
     }
+    // Its errors follow at once, in the same turn: nothing is kept past it.
+    setImmediate(() => {
+      for (const jobId of jobIds) renewals.delete(jobId);
+    });
   });
   worker.on('error', (error) => {
     const jobId = renewalFailure.exec(error.message)?.[1];

@@ -78,8 +78,12 @@ const maxPassIds = 5_000;
 /** Between two ids of a text: never in an id kept (`idsText` refuses one that holds it). */
 const separator = '\n';
 
-/** The ids as one text, in their order; undefined when one holds the separator. */
+/**
+ * The ids as one text, in their order; undefined when one holds the separator, or for one empty id
+ * alone (its text, the empty one, reads back as no ids).
+ */
 export function idsText(ids: readonly string[]): string | undefined {
+  if (ids.length === 1 && ids[0] === '') return undefined;
   return ids.some((id) => id.includes(separator)) ? undefined : ids.join(separator);
 }
 

@@ -37,15 +37,21 @@ function reportFailedRenewal(worker: SyncWorker, jobId: string): void {
   worker.worker.emit('error', new Error(`could not renew lock for job ${jobId}`));
 }
 
+/** A worker on a queue of its own, its log lines kept. */
+async function loggedWorker(engine = fakeEngine()) {
+  const fixture = queueFixture();
+  fixtures.push(fixture);
+  const { logger, lines } = capturingLogger();
+  const worker = await startFixtureWorker(fixture, engine, { logger });
+  workers.push(worker);
+  return { fixture, worker, lines };
+}
+
 describe("a job's lock renewal that failed", () => {
   it('is an error while the job is still active, and only that job is named', async () => {
-    const fixture = queueFixture();
-    fixtures.push(fixture);
-    const { logger, lines } = capturingLogger();
     let release = () => {};
     const engine = fakeEngine(() => new Promise((resolve) => (release = () => resolve({}))));
-    const worker = await startFixtureWorker(fixture, engine, { logger });
-    workers.push(worker);
+    const { fixture, worker, lines } = await loggedWorker(engine);
     const run = await enqueueRun(fixture.queue, { stream: 'tasks', partition: 'op1', trigger: 'manual' });
     await eventually(() => engine.runs.length === 1, 10_000, 'the run to start');
 
@@ -59,11 +65,7 @@ describe("a job's lock renewal that failed", () => {
   });
 
   it("is told at info once the job has left the active state (a stop's put-back raced the renewal)", async () => {
-    const fixture = queueFixture();
-    fixtures.push(fixture);
-    const { logger, lines } = capturingLogger();
-    const worker = await startFixtureWorker(fixture, fakeEngine(), { logger });
-    workers.push(worker);
+    const { fixture, worker, lines } = await loggedWorker();
     const run = await enqueueRun(fixture.queue, { stream: 'tasks', partition: 'op1', trigger: 'manual' });
     await eventually(async () => (await fixture.queue.getJobState(run.jobId)) === 'completed');
 
@@ -76,11 +78,7 @@ describe("a job's lock renewal that failed", () => {
   });
 
   it('leaves every other worker error an error', async () => {
-    const fixture = queueFixture();
-    fixtures.push(fixture);
-    const { logger, lines } = capturingLogger();
-    const worker = await startFixtureWorker(fixture, fakeEngine(), { logger });
-    workers.push(worker);
+    const { worker, lines } = await loggedWorker();
     // A renewal error BullMQ did not announce first, and any other error.
     worker.worker.emit('error', new Error('could not renew lock for job unannounced'));
     worker.worker.emit('error', new Error('Connection is closed.'));

@@ -31,6 +31,14 @@ describeOnEachDialect('the ids a stream references', (fixture) => {
     commitRecords(store(), 'tasks', { scope, records, deletedUpstream }, { partition: scope, now });
   /** The goods' run, which reads the ids its operator's tasks reference. */
   const reader = () => openTestRun(store(), 'goods', { dryRun: true });
+  /** A task's record edited by hand, its partition's state left as it was. */
+  const editTask = async (id: string, from: string, to: string) => {
+    const sql =
+      fixture.dialect === 'postgres'
+        ? 'update tasks set data = replace(data::text, $1, $2)::jsonb where id = $3'
+        : 'update tasks set data = replace(data, ?, ?) where id = ?';
+    await fixture.query(await fixture.url(), sql, [from, to, id]);
+  };
   /** The records written to a scope of their own read back at `path`: what valuesAtPath finds in them. */
   const expectValuesAtPath = async (path: string, records: Record<string, unknown>[]) => {
     const scope = `s${Math.random().toString(36).slice(2)}`;
@@ -111,11 +119,7 @@ describeOnEachDialect('the ids a stream references', (fixture) => {
     await tasks.finish({ result: 'succeeded', error: null });
 
     // The rows edited by hand, the state left as it was: the kept ids say, not the rows.
-    const edit =
-      fixture.dialect === 'postgres'
-        ? "update tasks set data = replace(data::text, 'g2', 'g3')::jsonb where id = 't2'"
-        : "update tasks set data = replace(data, 'g2', 'g3') where id = 't2'";
-    await fixture.query(await fixture.url(), edit);
+    await editTask('t2', 'g2', 'g3');
     expect(await (await reader()).referencedIds('tasks', 'goods.id', 'op1')).toEqual(['g1', 'g2']);
   });
 
@@ -132,11 +136,7 @@ describeOnEachDialect('the ids a stream references', (fixture) => {
     const references = passIdsOf(asArrays)!;
     expect(await tasks.keepUnchangedAnswers({ scope: 'op1', records: 1, references })).toBe(true);
     await tasks.finish({ result: 'succeeded', error: null });
-    const edit =
-      fixture.dialect === 'postgres'
-        ? "update tasks set data = replace(data::text, 'g2', 'g3')::jsonb where id = 't1'"
-        : "update tasks set data = replace(data, 'g2', 'g3') where id = 't1'";
-    await fixture.query(await fixture.url(), edit);
+    await editTask('t1', 'g2', 'g3');
     expect(await (await reader()).referencedIds('tasks', 'goods.id', 'op1')).toEqual(['g1', 'g2']);
   });
 
