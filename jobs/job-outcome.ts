@@ -1,9 +1,9 @@
-import { DelayedError, UnrecoverableError } from 'bullmq';
 import type { WorkerSettings } from '../config/worker-settings.js';
 import type { RequestBudget } from '../src/client/index.js';
 import { redactSecrets } from '../src/secrets/secret-registry.js';
 import type { PartitionSummary } from '../src/sync/run-options.js';
 import { retryDecisionOf } from '../src/tms-sync-error.js';
+import { DelayedError, UnrecoverableError } from './bullmq.js';
 import type { SyncJob, SyncJobResult } from './sync-job.js';
 
 const handOverDelayMs = 1000;

@@ -1,7 +1,8 @@
-import { type DefaultJobOptions, Queue } from 'bullmq';
+import type { DefaultJobOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Settings } from '../config/settings.js';
 import type { WorkerSettings } from '../config/worker-settings.js';
+import { Queue as BullQueue } from './bullmq.js';
 import type { QueueJobData, QueueJobResult } from './sync-job.js';
 
 // Job names are typed as string: job schedulers share BullMQ's name type for their ids.
@@ -22,7 +23,7 @@ function syncJobOptions(settings: Settings): DefaultJobOptions {
 
 /** The one queue of the daemon, named and prefixed from settings. */
 export function openSyncQueue(settings: Settings, connection: Redis): SyncQueue {
-  return new Queue(settings.worker.queueName, {
+  return new BullQueue(settings.worker.queueName, {
     connection,
     prefix: settings.worker.queuePrefix,
     defaultJobOptions: syncJobOptions(settings),

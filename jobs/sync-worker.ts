@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
-import { Worker } from 'bullmq';
+import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Settings } from '../config/settings.js';
 import { createLocalBudget, type RequestBudget } from '../src/client/index.js';
@@ -8,6 +8,7 @@ import type { Logger } from '../src/logger.js';
 import type { PartitionSummary } from '../src/sync/run-options.js';
 import type { SyncEngine } from '../src/sync/sync-engine.js';
 import type { BackfillClassifier } from './backfill-priority.js';
+import { Worker as BullWorker } from './bullmq.js';
 import type { FleetPace } from './fleet-pace.js';
 import { type SchedulerSync, syncSchedulers } from './job-schedulers.js';
 import type { Readiness } from './readiness.js';
@@ -91,7 +92,7 @@ export async function startSyncWorker(options: SyncWorkerOptions): Promise<SyncW
     stopping: stopping.signal,
   });
   const name = `${hostname()}:${process.pid}`;
-  const worker = new Worker<QueueJobData, QueueJobResult, string>(settings.worker.queueName, processor, {
+  const worker = new BullWorker<QueueJobData, QueueJobResult, string>(settings.worker.queueName, processor, {
     connection: options.redis,
     // Shown as the job's `processedBy` (Bull Board, status): which process runs a partition.
     name,

@@ -1,5 +1,4 @@
 import { hostname } from 'node:os';
-import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Settings } from '../config/settings.js';
 import type { TmsClient } from '../src/client/index.js';
@@ -9,6 +8,7 @@ import { describeError } from '../src/tms-sync-error.js';
 import type { Delivery } from '../src/write-back/deliver-command.js';
 import { drainOutbox, touchedStreams } from '../src/write-back/drain-outbox.js';
 import { dueOutboxes } from '../src/write-back/due-outboxes.js';
+import { Queue } from './bullmq.js';
 import { enqueueStreams } from './enqueue-run.js';
 import type { SyncQueue } from './sync-queue.js';
 
