@@ -1,10 +1,11 @@
-import type { Kysely } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { StoreDatabase } from './database.js';
 import type { PageWork, PageWorkResult } from './store-dialect.js';
 import { inTransaction, rollBackWith } from './transaction.js';
 
 /** `StoreDialect.commitPageWork` as a Kysely transaction, statement after statement (PostgreSQL). */
 export function pageWorkTransaction(db: Kysely<StoreDatabase>, work: PageWork): Promise<PageWorkResult> {
+  if (stateOnly(work)) return transitionAlone(db, work.transition);
   return inTransaction<PageWorkResult>(db, work.rollback, async (trx) => {
     if (work.growth) {
       if ((await trx.executeQuery(work.growth.claim)).rows.length === 0) rollBackWith({ refused: 'schema' });
@@ -34,3 +35,31 @@ async function missingColumnAsSchema<T>(write: () => Promise<T>): Promise<T> {
     throw error;
   }
 }
+
+/**
+ * A page of no rows whose only write is its state (a sequence stream's run that found nothing new
+ * moving its watermark; a snapshot pass kept unchanged with what its strategy learned): the
+ * transition is one statement, atomic by itself, and with no row mapped there is no column to check.
+ * One statement instead of five (begin, upsert, check, transition, commit).
+ */
+function stateOnly(work: PageWork): work is PageWork & { transition: CompiledQuery } {
+  return (
+    work.transition !== undefined &&
+    work.rows === 0 &&
+    !work.rollback &&
+    work.growth === undefined &&
+    work.before.length === 0 &&
+    work.statements.length === 0
+  );
+}
+
+async function transitionAlone(
+  db: Kysely<StoreDatabase>,
+  transition: CompiledQuery,
+): Promise<PageWorkResult> {
+  const transitionRow = (await db.executeQuery(transition)).rows[0];
+  if (transitionRow === undefined) return { refused: 'state' };
+  return { refused: false, counts: noCounts, transitionRow };
+}
+
+const noCounts = { inserted: 0, updated: 0, staleSkipped: 0, unchanged: 0 } as const;

@@ -67,6 +67,8 @@ export interface PageWork {
   /** Before the upsert: the run context of a table with history (history-dialect.ts). */
   readonly before: readonly CompiledQuery[];
   readonly upsert: PreparedUpsert;
+  /** The rows the upsert writes: none, the page may be its transition alone (a state-only commit). */
+  readonly rows: number;
   readonly statements: readonly CompiledQuery[];
   /** Must answer a row: the table is still at the columns the rows were mapped with (else `schema`). */
   readonly check?: CompiledQuery | undefined;

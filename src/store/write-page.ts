@@ -109,6 +109,7 @@ async function attemptPage(
       runId: input.runId,
       received: input.received && { count: input.records.length, ...input.received },
     }),
+    rows: input.records.length,
     statements: [
       ...prepared.statements,
       ...context.dialect.enqueueParentsQueries(children, children.length > 0 ? rowIds(prepared) : [], now),

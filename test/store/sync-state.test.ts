@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import type { PageState, PartitionRun, Store } from '../../src/store/store.js';
@@ -116,6 +117,32 @@ describeOnEachDialect('sync state', (fixture) => {
     expect(await stateOf(store(), 'invoices')).toMatchObject({ version: 2, watermark: 100 });
   });
 
+  it('a page of no records moves the state alone: refused as any page when another run moved it, never backwards; one statement on PostgreSQL', async () => {
+    await page(store(), 'a', { watermark: 10 });
+    const stale = await openTestRun(store(), 'invoices', { now });
+    const run = await openTestRun(store(), 'invoices', { now });
+    // PostgreSQL: what the pool's clients send, counted at the driver. SQLite: a page is one
+    // message to the store's thread whatever it holds.
+    const sent = fixture.dialect === 'postgres' ? countPgStatements() : undefined;
+    try {
+      await run.commitPage({ records: [], state: { watermark: 20 } });
+      await run.flush();
+    } finally {
+      sent?.stop();
+    }
+    if (sent) expect(sent.texts).toEqual([expect.stringMatching(/^update "sync_state"/)]);
+    expect(await stateOf(store(), 'invoices')).toMatchObject({ version: 2, watermark: 20 });
+    await expect(
+      stale.commitPage({ records: [], state: { watermark: 30 } }).then(() => stale.flush()),
+    ).rejects.toBeInstanceOf(StateConflictError);
+    const behind = await openTestRun(store(), 'invoices', { now });
+    await expect(
+      behind.commitPage({ records: [], state: { watermark: 15 } }).then(() => behind.flush()),
+    ).rejects.toBeInstanceOf(WatermarkRegressionError);
+    expect(await stateOf(store(), 'invoices')).toMatchObject({ version: 2, watermark: 20 });
+    expect(await store().countRows('invoices')).toBe(1);
+  });
+
   it('reset forgets watermark and checkpoint of every partition, keeps the data, and fences runs in flight', async () => {
     await page(store(), 'a', { checkpoint: { cursor: 'c', cycleMaxSequence: 100, strategyState: null } });
     await page(store(), 'b', { watermark: 5 }, 'p2');
@@ -160,3 +187,20 @@ describeOnEachDialect('sync state', (fixture) => {
     ]);
   });
 });
+
+/** The text of every statement pg's clients send until `stop` (this process's pools). */
+function countPgStatements(): { texts: string[]; stop(): void } {
+  const texts: string[] = [];
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const config = args[0] as string | { text?: string };
+    texts.push(typeof config === 'string' ? config : (config.text ?? ''));
+    return (query as (...all: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  return {
+    texts,
+    stop: () => {
+      pg.Client.prototype.query = query;
+    },
+  };
+}

@@ -14,6 +14,8 @@ import { postgresTypes } from './postgres-types.js';
  * the unchanged, by their stored sequence (the subquery is evaluated only then: a backfill never
  * pays for that join, and an idle cycle's page is one round trip, not two).
  */
+const noRows = { inserted: 0, updated: 0, staleSkipped: 0, unchanged: 0 } as const;
+
 export function createPostgresPageUpsert(table: StreamTable): PageUpsert {
   const text = sharedText(upsertSql(table));
   const names = table.columns.map((column) => column.name);
@@ -34,6 +36,7 @@ export function createPostgresPageUpsert(table: StreamTable): PageUpsert {
         input.push(item);
       }
     }
+    if (input.length === 0) return async () => noRows;
     const json = rowsJson(table.name, input);
     return async (trx) => {
       const written = await trx.executeQuery<{ inserted: number; updated: number; stale: number }>(
