@@ -1,5 +1,6 @@
 import { type CompiledQuery, type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { StoreDatabase } from './database.js';
+import { statementOnce } from './statement-once.js';
 import { streamDb } from './store-context.js';
 import type { LeftParent, PendingChildWork } from './store-types.js';
 import { storableText } from './stored-values.js';
@@ -51,6 +52,26 @@ export async function enqueueAllParents(
 ): Promise<void> {
   await enqueueWhere(db, [child], parent, sql<SqlBool>`true`, new Date());
 }
+
+/**
+ * Whether the child stream has any work: a refresh-all mark or a queued parent. One read outside
+ * any transaction, so a child run that finds none (most runs of a steady cycle) begins none.
+ */
+export async function hasChildWork(db: Kysely<StoreDatabase>, child: string): Promise<boolean> {
+  const [row] = (await childWorkOf(db, { child })).rows;
+  return Boolean(row?.found);
+}
+
+const childWorkOf = statementOnce((db, at: { child: string }) =>
+  db.selectNoFrom((eb) =>
+    eb
+      .or([
+        eb.exists(eb.selectFrom('child_refresh').select('stream').where('stream', '=', at.child)),
+        eb.exists(eb.selectFrom('child_queue').select('stream').where('stream', '=', at.child)),
+      ])
+      .as('found'),
+  ),
+);
 
 /** The next queued parents in id order, after `after`; marks them taken (in the caller's transaction). */
 export async function pendingParents(

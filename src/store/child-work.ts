@@ -2,6 +2,7 @@ import type { StopSignal } from '../linked-signals.js';
 import {
   ackParents,
   enqueueAllParents,
+  hasChildWork,
   leaveParents,
   pendingParents,
   refreshAllPending,
@@ -70,6 +71,8 @@ export class ChildWork {
    */
   async *batches(settled: () => Promise<void>): AsyncIterable<ParentBatch> {
     const child = this.#child;
+    const { db } = this.#context.dialect;
+    if (!(await this.#context.retry('hasChildWork', () => hasChildWork(db, child)))) return;
     const pending = await this.#write('refreshAllPending', (db) =>
       refreshAllPending(db, child, { take: true }),
     );

@@ -177,7 +177,9 @@ function createStore(
     },
     planReads: (planned) => new PlanReads(context, planned),
     listStates: retried('listStates', () => listStates(db, types)),
-    everCommitted: retried('everCommitted', (stream, partition) => everCommitted(db, stream, partition)),
+    everCommitted: committedOnceSeen(
+      retried('everCommitted', (stream, partition) => everCommitted(db, stream, partition)),
+    ),
     listRuns: retried('listRuns', (filter) => listRuns(db, filter)),
     lastRuns: retried('lastRuns', () => lastRuns(db)),
     lastSuccesses: retried('lastSuccesses', () => lastSuccesses(db)),
@@ -198,4 +200,23 @@ function createStore(
     close: () => db.destroy(),
   };
   return { store, loadColumns };
+}
+
+/**
+ * `Store.everCommitted`, asked of the store only until it answers true: a state once committed
+ * stays committed (no verb deletes a `sync_state` row; a reset moves its version on), so a run
+ * of a stream that reads another's rows (the goods of the tasks) asks once per process, not at
+ * every run.
+ */
+function committedOnceSeen(
+  read: (stream: string, partition?: string) => Promise<boolean>,
+): (stream: string, partition?: string) => Promise<boolean> {
+  const committed = new Set<string>();
+  return async (stream, partition) => {
+    const key = partition === undefined ? stream : `${stream}/${partition}`;
+    if (committed.has(key)) return true;
+    const found = await read(stream, partition);
+    if (found) committed.add(key);
+    return found;
+  };
 }

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import type { Store } from '../../src/store/store.js';
 import { describeOnEachDialect, useStore } from '../support/on-each-dialect.js';
+import { countPgStatements } from './pg-statements.js';
 import { invoice, keyed, later, now } from './records.js';
 import { commitRecords, inRun, openTestRun, type TestPage } from './run-pages.js';
 
@@ -85,6 +86,22 @@ describeOnEachDialect('the child queue', (fixture) => {
     }
     expect(await everyParent(store(), 'invoice_lines')).toBe(true);
     expect(await queued(store(), 'invoice_lines')).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('a child run with no work reads once and begins no transaction; a parent queued after it is found by the next', async () => {
+    const idle = await openTestRun(store(), 'invoice_lines', { now });
+    // PostgreSQL: what the pool's clients send, counted at the driver.
+    const sent = fixture.dialect === 'postgres' ? countPgStatements() : undefined;
+    const parents: string[] = [];
+    try {
+      for await (const batch of idle.childWork().batches(() => idle.flush())) parents.push(...batch.parents);
+    } finally {
+      sent?.stop();
+    }
+    expect(parents).toEqual([]);
+    if (sent) expect(sent.texts).toEqual([expect.stringMatching(/^select \(exists/)]);
+    await page(['a']);
+    expect(await queued(store(), 'invoice_lines')).toEqual(['a']);
   });
 
   it('done dequeues the batch, but not a parent queued again while it was worked on', async () => {

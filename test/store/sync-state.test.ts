@@ -1,9 +1,9 @@
-import pg from 'pg';
 import { expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import type { PageState, PartitionRun, Store } from '../../src/store/store.js';
 import { StateConflictError, WatermarkRegressionError } from '../../src/store/store-errors.js';
 import { describeOnEachDialect, useStore } from '../support/on-each-dialect.js';
+import { countPgStatements } from './pg-statements.js';
 import { invoice, keyed, now, task } from './records.js';
 import { commitRecords, openTestRun, stateOf } from './run-pages.js';
 
@@ -143,6 +143,23 @@ describeOnEachDialect('sync state', (fixture) => {
     expect(await store().countRows('invoices')).toBe(1);
   });
 
+  it('whether a partition ever committed is asked of the database until it has, and stays so through a reset', async () => {
+    expect(await store().everCommitted('invoices', 'p1')).toBe(false);
+    expect(await store().everCommitted('invoices')).toBe(false);
+    await page(store(), 'a', { watermark: 5 }, 'p1');
+    await store().resetState('invoices', { partition: 'p1' });
+    const sent = fixture.dialect === 'postgres' ? countPgStatements() : undefined;
+    try {
+      expect(await store().everCommitted('invoices', 'p1')).toBe(true);
+      expect(await store().everCommitted('invoices', 'p1')).toBe(true);
+    } finally {
+      sent?.stop();
+    }
+    if (sent) expect(sent.texts).toHaveLength(1);
+    expect(await store().everCommitted('invoices')).toBe(true);
+    expect(await store().everCommitted('invoices', 'p2')).toBe(false);
+  });
+
   it('reset forgets watermark and checkpoint of every partition, keeps the data, and fences runs in flight', async () => {
     await page(store(), 'a', { checkpoint: { cursor: 'c', cycleMaxSequence: 100, strategyState: null } });
     await page(store(), 'b', { watermark: 5 }, 'p2');
@@ -187,20 +204,3 @@ describeOnEachDialect('sync state', (fixture) => {
     ]);
   });
 });
-
-/** The text of every statement pg's clients send until `stop` (this process's pools). */
-function countPgStatements(): { texts: string[]; stop(): void } {
-  const texts: string[] = [];
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const config = args[0] as string | { text?: string };
-    texts.push(typeof config === 'string' ? config : (config.text ?? ''));
-    return (query as (...all: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
-  return {
-    texts,
-    stop: () => {
-      pg.Client.prototype.query = query;
-    },
-  };
-}
