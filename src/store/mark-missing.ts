@@ -221,6 +221,25 @@ function scopeRowsOf(
 
 const liveCount = sql<number | string>`count(*)`.as('live');
 
+/**
+ * `liveInScope` as two selections (`scope_live`, `scope_held`) of another statement: a run's start
+ * reads its own scope's counts beside its state (sync-state.ts, `startRunReadingState`).
+ */
+export function scopeCountSelections(
+  db: Kysely<StoreDatabase>,
+  table: StreamTable,
+  values: { stream: string; scope: string },
+) {
+  return [
+    scopeRowsOf(db, table, values.scope).select(sql<number | string>`count(*)`.as('n')).as('scope_live'),
+    sql<
+      number | string
+    >`(select count(*) from held_deletes where stream = ${values.stream} and scope = ${values.scope})`.as(
+      'scope_held',
+    ),
+  ] as const;
+}
+
 function heldCount(values: { stream: string; scope: string }) {
   return sql<
     number | string

@@ -22,6 +22,13 @@ import type { StreamTable } from './stream-tables.js';
 import { endedRunValues, finishRun, type RunStart, startRun } from './sync-runs.js';
 import { readState, type StateTransition, startRunReadingState, stateVersion } from './sync-state.js';
 import { inTransaction, type RunWrite } from './transaction.js';
+
+/** A scope's live rows and the deletes the guard holds of it. */
+interface ScopeCount {
+  readonly live: number;
+  readonly held: number;
+}
+
 import { writePage } from './write-page.js';
 
 /**
@@ -58,6 +65,8 @@ export class PartitionRun {
   #wrote = false;
   /** The plan's read of the run's own scope, made before its first write (`#ownScopeFoundEmpty`). */
   #scopeFoundEmpty: Promise<boolean> | undefined;
+  /** The run's own scope's counts, read by its start statement (`OpenRunInput.readsOwnScope`). */
+  readonly #startScope: ScopeCount | undefined;
 
   /**
    * Begins a run: reads the partition's state (or takes it from its plan's reads) and, unless the
@@ -79,8 +88,11 @@ export class PartitionRun {
       const found = await context.retry('readState', () => readState(db, types, stream, partition));
       return new PartitionRun(context, table, input, found, start, undefined);
     }
-    const { runId, state } = await context.retry('startRun', () => startRunReadingState(db, types, start));
-    return new PartitionRun(context, table, input, state, start, runId);
+    const ownScope = input.readsOwnScope && table.scopeColumn && partition !== '' ? table : undefined;
+    const { runId, state, scope } = await context.retry('startRun', () =>
+      startRunReadingState(db, types, start, ownScope),
+    );
+    return new PartitionRun(context, table, input, state, start, runId, scope);
   }
 
   private constructor(
@@ -90,6 +102,7 @@ export class PartitionRun {
     found: SyncState,
     start: RunStart | undefined,
     runId: number | undefined,
+    startScope?: ScopeCount,
   ) {
     this.#context = context;
     this.#table = table;
@@ -99,6 +112,7 @@ export class PartitionRun {
     this.#state = new RunState(found, { writes: !this.#dryRun });
     this.#pages = new PageLine(input);
     this.#start = start;
+    this.#startScope = startScope;
     if (runId !== undefined) {
       this.#runId = runId;
       this.#recording = Promise.resolve(runId);
@@ -126,7 +140,7 @@ export class PartitionRun {
   async commitPage(page: PageCommit): Promise<void> {
     // Read before the run's first write: its own rows are then never in the count (markMissing).
     // A read that fails costs the page nothing: the pass is then checked as any other.
-    if (!this.#wrote && this.#input.planReads) {
+    if (!this.#wrote && (this.#input.planReads || this.#startScope)) {
       this.#scopeFoundEmpty = this.#ownScopeFoundEmpty(page.scope).catch(() => false);
       await this.#scopeFoundEmpty;
     }
@@ -218,14 +232,12 @@ export class PartitionRun {
     references?: PassIds;
   }): Promise<boolean> {
     this.#input.signal?.throwIfAborted();
-    const { stream, planReads } = this.#input;
-    const input = { stream, scope: pass.scope };
-    // The plan's count of the run's own scope was read before the run wrote: afresh once it did.
-    const ownScope = pass.scope !== undefined && pass.scope === this.#input.partition;
-    const found =
-      planReads && ownScope && !this.#wrote
-        ? await planReads.live(stream, this.#table, pass.scope)
-        : await this.#context.retry('liveInScope', () => liveInScope(this.#context, this.#table, input));
+    const input = { stream: this.#input.stream, scope: pass.scope };
+    // The count of the run's own scope read before the run wrote stands: afresh once it did.
+    const early = this.#wrote ? undefined : this.#earlyOwnScope(pass.scope);
+    const found = early
+      ? await early
+      : await this.#context.retry('liveInScope', () => liveInScope(this.#context, this.#table, input));
     if (found.held > 0 || found.live !== pass.records) return false;
     // The ids other streams fetch by, kept with that pass: the scope's live rows' ids, at this version.
     if (pass.references && this.#input.partition === (pass.scope ?? ''))
@@ -289,16 +301,27 @@ export class PartitionRun {
   }
 
   /**
-   * Whether the plan read the run's own scope with no live row and no delete held, whenever it
-   * read it: only this run writes its scope, and only rows of its pass, so no live row can be
-   * missing from the pass (a backfill's every operator, whose settled check was a statement each,
-   * its list of ids kept across it). False without a plan's read.
+   * Whether the run's own scope was read before its first write (by the plan or the run's start)
+   * with no live row and no delete held: only this run writes its scope, and only rows of its
+   * pass, so no live row can be missing from the pass (a backfill's every operator, whose settled
+   * check was a statement each, its list of ids kept across it). False without such a read.
    */
   async #ownScopeFoundEmpty(scope: string | undefined): Promise<boolean> {
-    const { stream, partition, planReads } = this.#input;
-    if (!planReads || scope === undefined || scope !== partition) return false;
-    const found = await planReads.live(stream, this.#table, scope);
+    const early = this.#earlyOwnScope(scope);
+    if (!early) return false;
+    const found = await early;
     return found.live === 0 && found.held === 0;
+  }
+
+  /**
+   * The run's own scope's live and held rows as read before its first write: by its plan, or by
+   * its start statement. Undefined for another scope, or when neither read it.
+   */
+  #earlyOwnScope(scope: string | undefined): Promise<ScopeCount> | undefined {
+    const { stream, partition, planReads } = this.#input;
+    if (scope === undefined || scope !== partition) return undefined;
+    if (planReads) return planReads.live(stream, this.#table, scope);
+    return this.#startScope && Promise.resolve(this.#startScope);
   }
 
   /**

@@ -248,6 +248,12 @@ export interface OpenRunInput {
    * come from reads made once per stream. @default the run reads its own, by their keys
    */
   readonly planReads?: PlanReads | undefined;
+  /**
+   * The run will ask of its own scope's live rows (a snapshot pass of a stream scoped by the
+   * partition): where its start is a statement (PostgreSQL), they are counted by it, not apart.
+   * @default false
+   */
+  readonly readsOwnScope?: boolean;
 }
 
 /** Where a committed page leaves the partition's state. */

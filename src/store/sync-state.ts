@@ -1,11 +1,13 @@
 import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import type { StoreDatabase, SyncStateTable } from './database.js';
 import { forKeyChunks } from './key-chunks.js';
+import { scopeCountSelections } from './mark-missing.js';
 import { compiledOnce, statementOnce } from './statement-once.js';
 import type { SqlTypes } from './store-dialect.js';
 import { StateConflictError, WatermarkRegressionError } from './store-errors.js';
 import type { SyncState } from './store-types.js';
 import { toStoredDate } from './stored-values.js';
+import type { StreamTable } from './stream-tables.js';
 import { type RunStart, runStartValues } from './sync-runs.js';
 
 /**
@@ -67,27 +69,35 @@ const stateReadColumns = [
 /**
  * Records the start of a run (`sync_runs`, result `running`) and reads its partition's committed
  * state, in one statement: the state's columns are subqueries of the insert's RETURNING (both
- * dialects take them), so a run opens with one round trip instead of two.
+ * dialects take them), so a run opens with one round trip instead of two. With `ownScope` (a
+ * table scoped by the run's partition), its live and held rows are counted too, before the run
+ * writes: what a snapshot pass asks of its scope (`scope`).
  */
 export async function startRunReadingState(
   db: Kysely<StoreDatabase>,
   types: SqlTypes,
   run: RunStart,
-): Promise<{ runId: number; state: SyncState }> {
-  const row = (await runInsertReadingState(db, run)).rows[0]!;
-  const { id, ...state } = row;
+  ownScope?: StreamTable,
+): Promise<{ runId: number; state: SyncState; scope?: { live: number; held: number } }> {
+  const row = (
+    ownScope ? await runStartOfScope(ownScope)(db, run, ownScope.name) : await runInsertReadingState(db, run)
+  ).rows[0]! as Record<string, unknown>;
+  const { id, scope_live, scope_held, ...state } = row;
   const found =
-    state.version === null ? undefined : (state as Omit<Selectable<SyncStateTable>, 'stream' | 'partition'>);
+    state.version === null || state.version === undefined
+      ? undefined
+      : (state as Omit<Selectable<SyncStateTable>, 'stream' | 'partition'>);
   return {
     runId: Number(id),
     state: found
       ? decodeState({ stream: run.stream, partition: run.partition, ...found }, types)
       : emptyState(run.stream, run.partition),
+    ...(ownScope ? { scope: { live: Number(scope_live), held: Number(scope_held) } } : {}),
   };
 }
 
-const runInsertReadingState = statementOnce((db, run: RunStart) =>
-  db
+function runStartReturning(db: Kysely<StoreDatabase>, run: RunStart, ownScope?: StreamTable) {
+  return db
     .insertInto('sync_runs')
     .values(runStartValues(run))
     .returning((eb) => [
@@ -100,8 +110,23 @@ const runInsertReadingState = statementOnce((db, run: RunStart) =>
           .where('partition', '=', run.partition)
           .as(column),
       ),
-    ]),
-);
+      ...(ownScope ? scopeCountSelections(db, ownScope, { stream: run.stream, scope: run.partition }) : []),
+    ]);
+}
+
+const runInsertReadingState = statementOnce((db, run: RunStart) => runStartReturning(db, run));
+
+/** The start statement of each scoped table's runs, compiled once per table (its text names the table). */
+const runStartsOfScope = new Map<string, ReturnType<typeof statementOnce<RunStart, unknown>>>();
+
+function runStartOfScope(table: StreamTable) {
+  let start = runStartsOfScope.get(table.name);
+  if (!start) {
+    start = statementOnce((db, run: RunStart) => runStartReturning(db, run, table));
+    runStartsOfScope.set(table.name, start);
+  }
+  return start;
+}
 
 /**
  * The committed states of these partitions of one stream (version 0 with nulls for one never

@@ -55,6 +55,7 @@ export async function runPartition(
       signal,
       maxPages: ctx.settings.sync.maxRunPages,
       planReads,
+      readsOwnScope: definition.strategy === 'snapshot',
       onCommit: (counts) => {
         bound.committed(counts.pages);
         options.onProgress?.({ stream, partition, elapsedMs: Date.now() - started, ...counts });
