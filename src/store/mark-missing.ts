@@ -223,7 +223,8 @@ const liveCount = sql<number | string>`count(*)`.as('live');
 
 /**
  * `liveInScope` as two selections (`scope_live`, `scope_held`) of another statement: a run's start
- * reads its own scope's counts beside its state (sync-state.ts, `startRunReadingState`).
+ * reads its own scope's counts beside its state (sync-state.ts, `startRunReadingState`). An
+ * unscoped table's scope is all its rows, its held deletes those of scope ''.
  */
 export function scopeCountSelections(
   db: Kysely<StoreDatabase>,
@@ -231,7 +232,9 @@ export function scopeCountSelections(
   values: { stream: string; scope: string },
 ) {
   return [
-    scopeRowsOf(db, table, values.scope).select(sql<number | string>`count(*)`.as('n')).as('scope_live'),
+    scopeRowsOf(db, table, table.scopeColumn ? values.scope : null)
+      .select(sql<number | string>`count(*)`.as('n'))
+      .as('scope_live'),
     sql<
       number | string
     >`(select count(*) from held_deletes where stream = ${values.stream} and scope = ${values.scope})`.as(

@@ -88,7 +88,9 @@ export class PartitionRun {
       const found = await context.retry('readState', () => readState(db, types, stream, partition));
       return new PartitionRun(context, table, input, found, start, undefined);
     }
-    const ownScope = input.readsOwnScope && table.scopeColumn && partition !== '' ? table : undefined;
+    // Its own scope: the partition's rows of a scoped table, every row of an unscoped one.
+    const ownScope =
+      input.readsOwnScope && Boolean(table.scopeColumn) === (partition !== '') ? table : undefined;
     const { runId, state, scope } = await context.retry('startRun', () =>
       startRunReadingState(db, types, start, ownScope),
     );
@@ -319,8 +321,8 @@ export class PartitionRun {
    */
   #earlyOwnScope(scope: string | undefined): Promise<ScopeCount> | undefined {
     const { stream, partition, planReads } = this.#input;
-    if (scope === undefined || scope !== partition) return undefined;
-    if (planReads) return planReads.live(stream, this.#table, scope);
+    if ((scope ?? '') !== partition) return undefined;
+    if (planReads) return scope === undefined ? undefined : planReads.live(stream, this.#table, scope);
     return this.#startScope && Promise.resolve(this.#startScope);
   }
 

@@ -42,6 +42,26 @@ describeOnEachDialect("a run's own scope read with its start", (fixture) => {
     await run.finish({ result: 'succeeded', error: null });
   });
 
+  it("an unscoped stream's own scope is every row of its table", async () => {
+    const vehicles = (ids: string[]) => keyed(ids.map((id) => ({ id, name: `vehicle ${id}` })));
+    await commitRecords(store(), 'vehicles', { records: vehicles(['v1', 'v2', 'v3']) }, { now });
+    const run = await store().openRun({
+      stream: 'vehicles',
+      partition: '',
+      trigger: 'manual',
+      readsOwnScope: true,
+    });
+    const sent = fixture.dialect === 'postgres' ? countPgStatements() : undefined;
+    try {
+      expect(await run.keepUnchangedAnswers({ records: 3 })).toBe(true);
+    } finally {
+      sent?.stop();
+    }
+    if (sent) expect(sent.texts).toEqual([]);
+    expect(await run.keepUnchangedAnswers({ records: 2 })).toBe(false);
+    await run.finish({ result: 'succeeded', error: null });
+  });
+
   it('a pass over an own scope found empty at the start marks nothing missing; one found full marks what the pass lacks', async () => {
     const first = await openTasksRun(store());
     await first.commitPage({
