@@ -14,8 +14,8 @@ const outdir = join(root, 'dist');
  * Packages bundled in: each is hundreds of small modules that a start would resolve and compile
  * one by one (~0.25 s together; BENCHMARKS.md, "2026-11-26 (build step)"), and none reads the
  * network. Every other package is loaded from node_modules as installed: undici (the HTTP client,
- * whose security fixes an `npm update` must reach), native addons, and packages that read files
- * beside their code (BullMQ's Lua scripts).
+ * whose security fixes an `npm update` must reach), native addons, the servers' packages, and
+ * BullMQ and ioredis (BullMQ through `require`: jobs/bullmq.ts).
  */
 const bundled = ['kysely', '@sinclair/typebox', 'commander', 'p-map', 'p-retry', 'pino', 'jsonc-parser'];
 
