@@ -71,8 +71,8 @@ export class ChildWork {
    */
   async *batches(settled: () => Promise<void>): AsyncIterable<ParentBatch> {
     const child = this.#child;
-    const { db } = this.#context.dialect;
-    if (!(await this.#context.retry('hasChildWork', () => hasChildWork(db, child)))) return;
+    const context = this.#context;
+    if (!(await context.retry('hasChildWork', () => hasChildWork(context.dialect.db, child)))) return;
     const pending = await this.#write('refreshAllPending', (db) =>
       refreshAllPending(db, child, { take: true }),
     );

@@ -22,14 +22,13 @@ import type { StreamTable } from './stream-tables.js';
 import { endedRunValues, finishRun, type RunStart, startRun } from './sync-runs.js';
 import { readState, type StateTransition, startRunReadingState, stateVersion } from './sync-state.js';
 import { inTransaction, type RunWrite } from './transaction.js';
+import { writePage } from './write-page.js';
 
 /** A scope's live rows and the deletes the guard holds of it. */
 interface ScopeCount {
   readonly live: number;
   readonly held: number;
 }
-
-import { writePage } from './write-page.js';
 
 /**
  * One run of one stream partition: the only way the engine writes a stream's rows and state. It

@@ -69,9 +69,9 @@ const stateReadColumns = [
 /**
  * Records the start of a run (`sync_runs`, result `running`) and reads its partition's committed
  * state, in one statement: the state's columns are subqueries of the insert's RETURNING (both
- * dialects take them), so a run opens with one round trip instead of two. With `ownScope` (a
- * table scoped by the run's partition), its live and held rows are counted too, before the run
- * writes: what a snapshot pass asks of its scope (`scope`).
+ * dialects take them), so a run opens with one round trip instead of two. With `ownScope` (the
+ * run's table, scoped by its partition or unscoped), the live and held rows of the run's own scope
+ * are counted too, before the run writes: what a snapshot pass asks of it (`scope`).
  */
 export async function startRunReadingState(
   db: Kysely<StoreDatabase>,

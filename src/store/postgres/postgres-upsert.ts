@@ -14,8 +14,6 @@ import { postgresTypes } from './postgres-types.js';
  * the unchanged, by their stored sequence (the subquery is evaluated only then: a backfill never
  * pays for that join, and an idle cycle's page is one round trip, not two).
  */
-const noRows = { inserted: 0, updated: 0, staleSkipped: 0, unchanged: 0 } as const;
-
 export function createPostgresPageUpsert(table: StreamTable): PageUpsert {
   const text = sharedText(upsertSql(table));
   const names = table.columns.map((column) => column.name);
@@ -98,3 +96,6 @@ SELECT "inserted", "updated",
   CASE WHEN "inserted" + "updated" < $5::int THEN (${staleSql(table)}) ELSE 0 END AS "stale"
 FROM counted`;
 }
+
+/** A page of no rows sends no upsert. */
+const noRows = { inserted: 0, updated: 0, staleSkipped: 0, unchanged: 0 } as const;
