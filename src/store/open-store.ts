@@ -73,7 +73,7 @@ export interface OpenStoreOptions {
 export async function openStore(url: string | undefined, options: OpenStoreOptions = {}): Promise<Store> {
   const location = storeLocation(url, options.schema);
   const tables = streamTables(options.catalogue ?? streams, options.sequenceField);
-  const dialect = withPlugins(await openDialect(location, options), options.plugins ?? []);
+  const dialect = await openDialect(location, options);
   const { store, loadColumns } = createStore(dialect, tables, {
     logger: options.logger,
     history: options.history,
@@ -102,12 +102,6 @@ export async function openStore(url: string | undefined, options: OpenStoreOptio
   return store;
 }
 
-function withPlugins(dialect: StoreDialect, plugins: readonly KyselyPlugin[]): StoreDialect {
-  let db = dialect.db;
-  for (const plugin of plugins) db = db.withPlugin(plugin);
-  return { ...dialect, db };
-}
-
 async function openDialect(location: StoreLocation, options: OpenStoreOptions): Promise<StoreDialect> {
   if (location.kind === 'postgres') {
     // Loaded only for PostgreSQL: a SQLite store's start-up never pays for the pg driver.
@@ -117,6 +111,7 @@ async function openDialect(location: StoreLocation, options: OpenStoreOptions): 
       poolSize: options.poolSize ?? 10,
       logger: options.logger,
       schema: location.schema,
+      plugins: options.plugins,
     });
   }
   const problem = sqlitePathProblem(location.path);
@@ -127,7 +122,11 @@ async function openDialect(location: StoreLocation, options: OpenStoreOptions): 
     );
   }
   try {
-    return openSqliteDialect({ path: location.path, busyTimeoutMs: options.busyTimeoutMs ?? 5000 });
+    return openSqliteDialect({
+      path: location.path,
+      busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+      plugins: options.plugins,
+    });
   } catch (error) {
     throw new StoreConnectionError(
       `cannot open the store at STORE_URL=sqlite:${location.path}: ${(error as Error).message}`,

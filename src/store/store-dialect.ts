@@ -4,6 +4,7 @@ import type {
   CreateTableBuilder,
   Expression,
   Kysely,
+  KyselyPlugin,
   RawBuilder,
   Transaction,
 } from 'kysely';
@@ -191,4 +192,14 @@ export interface StoreDialect {
 export interface PartitionRunsSql {
   readonly create: readonly string[];
   readonly drop: readonly string[];
+}
+
+/** The store's Kysely with the caller's plugins (`OpenStoreOptions.plugins`: a test counting statements). */
+export function withPlugins(
+  db: Kysely<StoreDatabase>,
+  plugins: readonly KyselyPlugin[] | undefined,
+): Kysely<StoreDatabase> {
+  let plugged = db;
+  for (const plugin of plugins ?? []) plugged = plugged.withPlugin(plugin);
+  return plugged;
 }

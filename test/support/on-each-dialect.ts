@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe } from 'vitest';
 import type { StartSimOptions } from '../../src/sim/start-sim.js';
+import type { OpenStoreOptions } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { dialects, type StoreFixture } from '../store/store-fixture.js';
 import { type SyncSetup, startSyncSetup } from './sync-setup.js';
@@ -17,10 +18,10 @@ export function describeOnEachDialect(title: string, suite: (fixture: StoreFixtu
 }
 
 /** The store of the running test: opened emptied before each test, closed after it. */
-export function useStore(fixture: StoreFixture): () => Store {
+export function useStore(fixture: StoreFixture, options?: OpenStoreOptions): () => Store {
   let store: Store | undefined;
   beforeEach(async () => {
-    store = await fixture.open();
+    store = await fixture.open(options);
     return () => store!.close();
   });
   return () => store!;

@@ -1,7 +1,8 @@
+import type { KyselyPlugin } from 'kysely';
 import type { Logger } from '../../logger.js';
 import { redactUrl } from '../../secrets/url-credentials.js';
 import { pageWorkTransaction } from '../page-work-transaction.js';
-import type { StoreDialect } from '../store-dialect.js';
+import { type StoreDialect, withPlugins } from '../store-dialect.js';
 import { postgresEnqueueParentsQueries } from './postgres-child-queue.js';
 import { postgresHistory } from './postgres-history.js';
 import { loadPostgresIdSet } from './postgres-id-set.js';
@@ -18,16 +19,21 @@ export interface PostgresDialectOptions {
   readonly logger?: Logger | undefined;
   /** The schema every statement of the store works in (its `search_path`, alone). @default the server's default */
   readonly schema?: string | undefined;
+  /** Kysely plugins on every statement, a page's transaction's included. @default none */
+  readonly plugins?: readonly KyselyPlugin[] | undefined;
 }
 
 /** The store on the process's pool of its database (lazily: the first query takes it and connects). */
 export function openPostgresDialect(options: PostgresDialectOptions): StoreDialect {
-  const db = createPostgresKysely({
-    connectionString: options.url,
-    poolSize: options.poolSize ?? 10,
-    logger: options.logger,
-    schema: options.schema,
-  });
+  const db = withPlugins(
+    createPostgresKysely({
+      connectionString: options.url,
+      poolSize: options.poolSize ?? 10,
+      logger: options.logger,
+      schema: options.schema,
+    }),
+    options.plugins,
+  );
   return {
     name: 'postgres',
     db,

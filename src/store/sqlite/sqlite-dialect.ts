@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { CompiledQuery } from 'kysely';
-import type { PageWorkResult, StoreDialect } from '../store-dialect.js';
+import type { CompiledQuery, KyselyPlugin } from 'kysely';
+import { type PageWorkResult, type StoreDialect, withPlugins } from '../store-dialect.js';
 import { sqliteEnqueueParentsQueries } from './sqlite-child-queue.js';
 import { sqliteHistory } from './sqlite-history.js';
 import { loadSqliteIdSet } from './sqlite-id-set.js';
@@ -18,6 +18,8 @@ export interface SqliteDialectOptions {
   readonly path: string;
   /** How long a write waits for another process's lock. @default 5000 */
   readonly busyTimeoutMs?: number;
+  /** Kysely plugins on every statement built with Kysely. @default none */
+  readonly plugins?: readonly KyselyPlugin[] | undefined;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface SqliteDialectOptions {
 export function openSqliteDialect(options: SqliteDialectOptions): StoreDialect {
   if (options.path !== ':memory:') makeDataDirectory(dirname(options.path));
   const thread = startSqliteThread({ path: options.path, busyTimeoutMs: options.busyTimeoutMs ?? 5000 });
-  const db = createSqliteKysely(thread);
+  const db = withPlugins(createSqliteKysely(thread), options.plugins);
   return {
     name: 'sqlite',
     db,

@@ -1,0 +1,17 @@
+import type { KyselyPlugin, PluginTransformResultArgs, QueryResult, UnknownRow } from 'kysely';
+
+/** A Kysely plugin counting the statements a store runs (`OpenStoreOptions.plugins`); a transaction's begin and commit are not statements of it. */
+export interface StatementCounter extends KyselyPlugin {
+  statements: number;
+}
+
+export function statementCounter(): StatementCounter {
+  return {
+    statements: 0,
+    transformQuery: (args) => args.node,
+    async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+      this.statements += 1;
+      return args.result;
+    },
+  };
+}
