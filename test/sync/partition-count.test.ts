@@ -4,29 +4,16 @@ import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { scenarioVariants } from '../reliability/convergence/scenario.js';
 import { commitRecords } from '../store/run-pages.js';
+import { statementCounter } from '../store/statement-counter.js';
 import { describeOnEachDialect } from '../support/on-each-dialect.js';
 import { type SyncSetup, startSyncSetup } from '../support/sync-setup.js';
-
-/** Counts the statements the store runs and the rows they return. */
-function rowCounter(): KyselyPlugin & { rows: number; statements: number } {
-  return {
-    rows: 0,
-    statements: 0,
-    transformQuery: (args) => args.node,
-    async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-      this.statements += 1;
-      this.rows += args.result.rows.length;
-      return args.result;
-    },
-  };
-}
 
 /** Other operators' partitions: a state and a finished run each for every per-operator stream. */
 const otherOperators = 300;
 const perOperator = ['tasks', 'rides', 'planning', 'goods', 'settings', 'dossier_folders'];
 
 describeOnEachDialect('work per partition', (fixture) => {
-  const counter = rowCounter();
+  const counter = statementCounter();
   let store: Store;
   let setup: SyncSetup;
   beforeEach(async () => {
@@ -79,7 +66,7 @@ describeOnEachDialect('work per partition', (fixture) => {
 });
 
 describeOnEachDialect('work per partition of a plan', (fixture) => {
-  const counter = rowCounter();
+  const counter = statementCounter();
   const streams = ['tasks', 'goods', 'settings', 'planning'];
 
   /** The statements of a second sync of every operator's partitions of `streams`, nothing changed. */
