@@ -153,6 +153,77 @@ describe('a schema pool', () => {
     }
   });
 
+  it('gives each schema back the client it gave back: two schemas taking turns keep a session each, with no SET', async () => {
+    const connectionString = urlNamed('tms_shared_pool_kept');
+    const a = openSchemaPool({ connectionString, poolSize: 2, schema: 'tms_a' });
+    const b = openSchemaPool({ connectionString, poolSize: 2, schema: 'tms_b' });
+    try {
+      const first = { a: await sessionOf(a), b: await sessionOf(b) };
+      expect(first.a.pid).not.toBe(first.b.pid);
+      // pg's pool alone hands out the client given back last: the other schema's, then a SET.
+      for (let turn = 0; turn < 3; turn++) {
+        expect(await sessionOf(a)).toEqual(first.a);
+        expect(await sessionOf(b)).toEqual(first.b);
+      }
+      // The kept one still answers behind the pool's back (no SET): it is the same session.
+      const client = await a.connect();
+      await client.query("select set_config('search_path', 'pg_catalog', false)", []);
+      client.release();
+      expect(await sessionOf(a)).toEqual({ path: 'pg_catalog', pid: first.a.pid });
+    } finally {
+      await Promise.all([a.end(), b.end()]);
+    }
+  });
+
+  it('with every connection in use, a schema takes the longest kept client of another, and a caller waiting gets the next one given back', async () => {
+    const connectionString = urlNamed('tms_shared_pool_full');
+    const a = openSchemaPool({ connectionString, poolSize: 2, schema: 'tms_a' });
+    const b = openSchemaPool({ connectionString, poolSize: 2, schema: 'tms_b' });
+    const c = openSchemaPool({ connectionString, poolSize: 2, schema: 'tms_c' });
+    try {
+      const pidA = (await sessionOf(a)).pid;
+      const pidB = (await sessionOf(b)).pid;
+      // Both connections kept (a's the longer): c takes a's, in its own schema.
+      expect(await sessionOf(c)).toEqual({ path: 'tms_c', pid: pidA });
+      expect(await sessionOf(b)).toEqual({ path: 'tms_b', pid: pidB });
+      const held = [await a.connect(), await b.connect()];
+      let waited: { path: string; pid: number } | undefined;
+      const waiting = sessionOf(c).then((session) => {
+        waited = session;
+      });
+      await sleep(50);
+      expect(waited).toBeUndefined();
+      held[1]!.release();
+      await waiting;
+      expect(waited).toEqual({ path: 'tms_c', pid: pidB });
+      held[0]!.release();
+    } finally {
+      await Promise.all([a.end(), b.end(), c.end()]);
+    }
+  });
+
+  it('gives a kept client back to the pool after a while, and drops one whose connection ended', async () => {
+    const connectionString = urlNamed('tms_shared_pool_kept_ends');
+    const reference = takeSharedPool({ connectionString, poolSize: 2 });
+    const a = openSchemaPool({ connectionString, poolSize: 2, schema: 'tms_a' });
+    try {
+      const { pool } = reference.shared;
+      const first = await sessionOf(a);
+      // Kept: out of pg's pool, not idle in it.
+      expect(pool.idleCount).toBe(0);
+      await expect.poll(() => pool.idleCount, { timeout: 6000, interval: 100 }).toBe(1);
+      expect(await sessionOf(a)).toEqual(first);
+      await postgres.query(database, 'select pg_terminate_backend($1)', [first.pid]);
+      await expect.poll(() => pool.totalCount, { timeout: 5000 }).toBe(0);
+      const next = await sessionOf(a);
+      expect(next.path).toBe('tms_a');
+      expect(next.pid).not.toBe(first.pid);
+    } finally {
+      await a.end();
+      await reference.release();
+    }
+  });
+
   it('drops a client whose SET fails instead of handing it out', async () => {
     const connectionString = urlNamed('tms_shared_pool_broken');
     const a = openSchemaPool({ connectionString, poolSize: 1, schema: 'tms_a' });

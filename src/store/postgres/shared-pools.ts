@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Logger } from '../../logger.js';
+import { createKeptClients, type KeptClients } from './kept-clients.js';
 
 const int8 = 20;
 const date = 1082;
@@ -19,6 +20,8 @@ const types: pg.CustomTypesConfig = {
 /** The process's pool of one database, and what its users know of each client's session. */
 export interface SharedPool {
   readonly pool: pg.Pool;
+  /** The clients stores gave back, kept by their session's schema (kept-clients.ts). */
+  readonly kept: KeptClients;
   /** The schema each client's `search_path` is set to now; absent: the server's default (a new client). */
   readonly schemaOf: WeakMap<pg.PoolClient, string>;
   /** The logger of the store that took each client last: a client's failure is logged as its. */
@@ -73,6 +76,7 @@ export function takeSharedPool(options: SharedPoolOptions): SharedPoolReference 
       if (taken.users > 0) return;
       // Out of the map before it ends: a store opened meanwhile makes a new pool, not one ending.
       pools.delete(options.connectionString);
+      taken.shared.kept.drain();
       await pool.end();
     },
   };
@@ -85,5 +89,5 @@ function createSharedPool(options: SharedPoolOptions): SharedPool {
     loggerOf.get(client)?.warn({ err: error }, 'store: PostgreSQL connection failed');
   pool.on('error', logError);
   pool.on('connect', (client) => client.on('error', (error) => logError(error, client)));
-  return { pool, schemaOf: new WeakMap(), loggerOf };
+  return { pool, kept: createKeptClients({ pool }), schemaOf: new WeakMap(), loggerOf };
 }
