@@ -12,7 +12,7 @@ export interface KeptClientsOptions {
  * is in, so that the next store of that schema takes one without a SET. A worker of many
  * connections runs each connection's partitions together, so most of a store's statements find a
  * client of its schema; taken from pg's pool (last given back, first out), about 1.6 of a run's 4
- * statements were a SET (docs/performance-history.md, "2026-12-03 (clients kept by schema)").
+ * statements were a SET (docs/performance-history.md, "2026-12-02 (clients kept by schema)").
  *
  * A kept client is taken by another schema only when the pool can give no client at once (every
  * connection open and in use), and goes back to the pool when a caller waits on it, after `keepMs`
