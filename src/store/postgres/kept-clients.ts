@@ -16,8 +16,8 @@ export interface KeptClientsOptions {
  *
  * A kept client is taken by another schema only when the pool can give no client at once (every
  * connection open and in use), and goes back to the pool when a caller waits on it, after `keepMs`
- * unused, or at `drain`: the pool's size, waiters and idle timeout stay what they were. A client
- * whose connection failed goes back at once, and the pool drops it.
+ * unused, or at `drain`: the pool's size and waiters stay pg's, and its idle timeout counts from
+ * there. A client whose connection failed goes back at once, and the pool drops it.
  */
 export interface KeptClients {
   /** A client kept for `schema`, the longest kept of another when the pool has none free at once, or none. */
