@@ -13,8 +13,8 @@ export interface UnionViewsOptions {
   /** The schema the views are made in (made when missing). @default 'tms_all' */
   readonly schema?: string;
   /**
-   * A worker keeping the views: made only when the mirrors' columns differ from this fingerprint
-   * (an earlier report's), and skipped when another process is making them. @default made, waiting for another process
+   * A worker keeping the views: only the views whose mirrors' columns differ from this fingerprint
+   * (an earlier report's) are made, and none when another process is making them. @default all made, waiting for another process
    */
   readonly unlessFingerprint?: string | undefined;
 }
@@ -22,15 +22,15 @@ export interface UnionViewsOptions {
 /** What `refreshUnionViews` made. */
 export interface UnionViewsReport {
   readonly schema: string;
-  /** Whether the views were made now (false: unchanged since `unlessFingerprint`, or another process had the lock). */
+  /** Whether views were made now (false: unchanged since `unlessFingerprint`, or another process had the lock). */
   readonly made: boolean;
-  /** The mirrors' schemas, relations and columns, summed up: equal while the views stay right. */
+  /** The mirrors' schemas, relations and columns, summed up by relation: equal while the views stay right. */
   readonly fingerprint: string;
   /** The connections whose schemas the views read. */
   readonly connections: readonly string[];
   /** Connections left out: on SQLite, or in another PostgreSQL database than the default's. */
   readonly skipped: ReadonlyArray<{ readonly connection: string; readonly reason: string }>;
-  /** Each view: the connections it reads and the columns they share. */
+  /** Each view made now: the connections it reads and the columns they share. */
   readonly views: ReadonlyArray<{
     readonly name: string;
     readonly connections: number;
@@ -47,8 +47,10 @@ interface Mirror {
  * Makes, in `schema` of the default connection's PostgreSQL database, one view per stream table
  * (and live view) that any connection in that database has: the UNION ALL of it over those
  * connections, with the column `connection` first and the columns they all share
- * (union-view-sql.ts). Made again from scratch each time, in one transaction: run it after adding
- * or removing a connection, or once new fields brought new columns. `settings`: the control table's
+ * (union-view-sql.ts). Made again from scratch, in one transaction: run it after adding or removing
+ * a connection, or once new fields brought new columns. With `unlessFingerprint`, only the views
+ * whose mirrors' columns changed since are made (new fields of one stream remake its two views, not
+ * the 54; a connection added or removed remakes every view). `settings`: the control table's
  * connections merged in.
  */
 export async function refreshUnionViews(
@@ -67,10 +69,17 @@ export async function refreshUnionViews(
   const { createPostgresKysely } = await import('../store/postgres/postgres-kysely.js');
   const db = createPostgresKysely({ connectionString: home.url, poolSize: 1 }) as unknown as Kysely<unknown>;
   try {
-    const fingerprint = await columnsFingerprint(db, mirrors);
+    const relationPrints = await columnsFingerprint(db, mirrors);
+    const fingerprint = JSON.stringify([...relationPrints].sort(([a], [b]) => (a < b ? -1 : 1)));
     const keeping = options.unlessFingerprint !== undefined;
     const unchanged = { schema, made: false, fingerprint, connections: [], skipped, views: [] };
     if (options.unlessFingerprint === fingerprint) return unchanged;
+    const earlier = keeping ? relationPrintsOf(options.unlessFingerprint!) : new Map<string, string>();
+    // The first making of a process drops every view of ours there, a stream's no mirror has any more included.
+    const changed =
+      earlier.size === 0
+        ? relations()
+        : relations().filter((relation) => relationPrints.get(relation) !== earlier.get(relation));
     const made = await db.transaction().execute(async (trx) => {
       // One process at a time makes them (the workers of a fleet keep them; a user may run the command).
       const lock = sql`hashtext(${`tms-sync:union-views:${schema}`})`;
@@ -81,7 +90,7 @@ export async function refreshUnionViews(
         if (!rows[0]?.locked) return undefined;
       } else await sql`select pg_advisory_xact_lock(${lock})`.execute(trx);
       const columns = await readColumns(trx, mirrors);
-      const views = relations().flatMap((relation) => {
+      const views = changed.flatMap((relation) => {
         const sources = mirrors.flatMap((mirror) => {
           const found = columns.get(`${mirror.schema}.${relation}`);
           return found ? [{ ...mirror, columns: found }] : [];
@@ -89,8 +98,7 @@ export async function refreshUnionViews(
         return sources.length === 0 ? [] : [{ relation, sources }];
       });
       await sql`create schema if not exists ${sql.id(schema)}`.execute(trx);
-      for (const relation of relations())
-        await sql`drop view if exists ${sql.id(schema, relation)}`.execute(trx);
+      for (const relation of changed) await sql`drop view if exists ${sql.id(schema, relation)}`.execute(trx);
       for (const view of views) await sql.raw(unionViewSql(schema, view.relation, view.sources)).execute(trx);
       return views;
     });
@@ -152,18 +160,33 @@ function databaseOf(url: string): string {
 }
 
 /**
- * The mirrors' schemas, relations and columns summed up in one row of the catalogue (cheaper than
- * reading them): it changes when a connection's tables appear or a column is added.
+ * The mirrors' schemas, and by relation their columns, summed up in a row of the catalogue each
+ * (cheaper than reading them): a relation's changes when a connection's table of it appears or a
+ * column is added to one, every relation's when a connection comes or goes.
  */
-async function columnsFingerprint(db: Kysely<unknown>, mirrors: readonly Mirror[]): Promise<string> {
+async function columnsFingerprint(
+  db: Kysely<unknown>,
+  mirrors: readonly Mirror[],
+): Promise<Map<string, string>> {
   const schemas = mirrors.map((mirror) => mirror.schema);
-  const { rows } = await sql<{ fingerprint: string }>`
-    select count(*) || ':' || coalesce(sum(hashtext(n.nspname || '.' || c.relname || '.' || a.attname || ':' || a.atttypid)), 0) as fingerprint
+  const { rows } = await sql<{ relation: string; fingerprint: string }>`
+    select c.relname as relation, count(*) || ':' || sum(hashtext(n.nspname || '.' || a.attname || ':' || a.atttypid)) as fingerprint
     from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
-    where n.nspname in (${sql.join(schemas)}) and c.relkind in ('r', 'v') and a.attnum > 0 and not a.attisdropped`.execute(
-    db,
-  );
-  return `${schemas.join(',')}#${rows[0]?.fingerprint ?? ''}`;
+    where n.nspname in (${sql.join(schemas)}) and c.relkind in ('r', 'v') and a.attnum > 0 and not a.attisdropped
+    group by c.relname`.execute(db);
+  const mirrored = schemas.join(',');
+  return new Map(rows.map((row) => [row.relation, `${mirrored}#${row.fingerprint}`]));
+}
+
+/** The relations' fingerprints of an earlier report's `fingerprint`; none when it is not one. */
+function relationPrintsOf(fingerprint: string): Map<string, string> {
+  try {
+    const entries: unknown = JSON.parse(fingerprint);
+    if (Array.isArray(entries)) return new Map(entries as Array<[string, string]>);
+  } catch {
+    // Not a fingerprint of ours (the first making passes ''): every view is made.
+  }
+  return new Map();
 }
 
 /** Every column of the mirrors' relations, by `schema.relation`, in table order. */

@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSettings } from '../../config/load-settings.js';
+import { refreshUnionViews } from '../../src/connections/union-views.js';
 import { type SimHandle, startSim } from '../../src/sim/start-sim.js';
 import { runCli } from '../reliability/support/run-cli.js';
 import { dialects } from '../store/store-fixture.js';
@@ -79,5 +81,62 @@ describe('connections views', () => {
     const refused = await runCli(['connections', 'views', '--schema', 'tms_beta'], env);
     expect(refused.stderr).toContain('"tms_beta" holds connection "beta"\'s mirror');
     expect(refused.code).toBe(2);
+  }, 120_000);
+
+  it("a worker keeping them makes again only the views whose mirrors' columns changed", async () => {
+    const url = await postgres.freshUrl();
+    const config = join(dir, 'kept-views.jsonc');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        storeUrl: url,
+        streams: { include: ['invoices', 'clients'] },
+        connections: { beta: { apiToken: 'env:BETA_TOKEN' } },
+      }),
+    );
+    const env = {
+      TMS_SYNC_CONFIG: config,
+      TMS_BASE_URL: sim.url,
+      TMS_API_TOKEN: 'dev-api-token-1',
+      BETA_TOKEN: 'dev-api-token-2',
+      LOG_LEVEL: 'silent',
+    };
+    for (const connection of ['default', 'beta'])
+      expect((await runCli(['sync', '--connection', connection], env, 60_000)).code).toBe(0);
+    const settings = loadSettings(env);
+    const views = async () =>
+      new Map(
+        (
+          await postgres.query<{ name: string; oid: number }>(
+            url,
+            "select c.relname as name, c.oid::int as oid from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'tms_all' and c.relkind = 'v'",
+          )
+        ).map((row) => [row.name, row.oid]),
+      );
+
+    // A worker's first making makes them all.
+    const first = await refreshUnionViews(settings, { unlessFingerprint: '' });
+    expect(first.made).toBe(true);
+    expect(first.views.map((view) => view.name)).toEqual(
+      expect.arrayContaining(['invoices', 'invoices_live', 'clients', 'clients_live']),
+    );
+    const before = await views();
+    expect((await refreshUnionViews(settings, { unlessFingerprint: first.fingerprint })).made).toBe(false);
+
+    // A new field of beta's clients (a column the store inferred): the clients view alone.
+    await postgres.query(url, 'alter table tms_beta.clients add column loyalty_tier text');
+    await postgres.query(url, 'alter table public.clients add column loyalty_tier text');
+    const second = await refreshUnionViews(settings, { unlessFingerprint: first.fingerprint });
+    expect(second.views.map((view) => view.name)).toEqual(['clients']);
+    const after = await views();
+    expect(after.get('clients')).not.toBe(before.get('clients'));
+    for (const name of ['invoices', 'invoices_live', 'clients_live'])
+      expect(after.get(name), name).toBe(before.get(name));
+    const columns = await postgres.query<{ name: string }>(
+      url,
+      "select column_name as name from information_schema.columns where table_schema = 'tms_all' and table_name = 'clients'",
+    );
+    expect(columns.map((column) => column.name)).toContain('loyalty_tier');
+    expect((await refreshUnionViews(settings, { unlessFingerprint: second.fingerprint })).made).toBe(false);
   }, 120_000);
 });
