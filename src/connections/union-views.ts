@@ -69,17 +69,23 @@ export async function refreshUnionViews(
   const { createPostgresKysely } = await import('../store/postgres/postgres-kysely.js');
   const db = createPostgresKysely({ connectionString: home.url, poolSize: 1 }) as unknown as Kysely<unknown>;
   try {
-    const relationPrints = await columnsFingerprint(db, mirrors);
-    const fingerprint = JSON.stringify([...relationPrints].sort(([a], [b]) => (a < b ? -1 : 1)));
+    const prints = await columnsFingerprint(db, mirrors);
+    const fingerprint = JSON.stringify([
+      prints.mirrors,
+      [...prints.relations].sort(([a], [b]) => (a < b ? -1 : 1)),
+    ]);
     const keeping = options.unlessFingerprint !== undefined;
     const unchanged = { schema, made: false, fingerprint, connections: [], skipped, views: [] };
     if (options.unlessFingerprint === fingerprint) return unchanged;
-    const earlier = keeping ? relationPrintsOf(options.unlessFingerprint!) : new Map<string, string>();
-    // The first making of a process drops every view of ours there, a stream's no mirror has any more included.
+    const earlier = keeping ? printsOf(options.unlessFingerprint!) : undefined;
+    // A connection come or gone (or a process's first making, which also drops the view of a
+    // stream no mirror has any more): every view. Otherwise those whose columns changed.
     const changed =
-      earlier.size === 0
+      earlier?.mirrors !== prints.mirrors
         ? relations()
-        : relations().filter((relation) => relationPrints.get(relation) !== earlier.get(relation));
+        : relations().filter(
+            (relation) => prints.relations.get(relation) !== earlier.relations.get(relation),
+          );
     const made = await db.transaction().execute(async (trx) => {
       // One process at a time makes them (the workers of a fleet keep them; a user may run the command).
       const lock = sql`hashtext(${`tms-sync:union-views:${schema}`})`;
@@ -159,34 +165,40 @@ function databaseOf(url: string): string {
   return `${parsed.hostname || parsed.searchParams.get('host')}:${parsed.port || '5432'}${parsed.pathname}`;
 }
 
+/** The mirrors' schemas, and by relation their columns, summed up. */
+interface ColumnPrints {
+  readonly mirrors: string;
+  readonly relations: ReadonlyMap<string, string>;
+}
+
 /**
- * The mirrors' schemas, and by relation their columns, summed up in a row of the catalogue each
- * (cheaper than reading them): a relation's changes when a connection's table of it appears or a
- * column is added to one, every relation's when a connection comes or goes.
+ * The mirrors' schemas, and by relation their columns summed up in a row of the catalogue each
+ * (cheaper than reading them): a relation's sum changes when a connection's table of it appears or
+ * a column is added to one.
  */
-async function columnsFingerprint(
-  db: Kysely<unknown>,
-  mirrors: readonly Mirror[],
-): Promise<Map<string, string>> {
+async function columnsFingerprint(db: Kysely<unknown>, mirrors: readonly Mirror[]): Promise<ColumnPrints> {
   const schemas = mirrors.map((mirror) => mirror.schema);
   const { rows } = await sql<{ relation: string; fingerprint: string }>`
     select c.relname as relation, count(*) || ':' || sum(hashtext(n.nspname || '.' || a.attname || ':' || a.atttypid)) as fingerprint
     from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
     where n.nspname in (${sql.join(schemas)}) and c.relkind in ('r', 'v') and a.attnum > 0 and not a.attisdropped
     group by c.relname`.execute(db);
-  const mirrored = schemas.join(',');
-  return new Map(rows.map((row) => [row.relation, `${mirrored}#${row.fingerprint}`]));
+  return {
+    mirrors: schemas.join(','),
+    relations: new Map(rows.map((row) => [row.relation, row.fingerprint])),
+  };
 }
 
-/** The relations' fingerprints of an earlier report's `fingerprint`; none when it is not one. */
-function relationPrintsOf(fingerprint: string): Map<string, string> {
+/** The prints of an earlier report's `fingerprint`; none when it is not one (the first making passes ''). */
+function printsOf(fingerprint: string): ColumnPrints | undefined {
   try {
-    const entries: unknown = JSON.parse(fingerprint);
-    if (Array.isArray(entries)) return new Map(entries as Array<[string, string]>);
+    const [mirrors, relations] = JSON.parse(fingerprint) as [unknown, unknown];
+    if (typeof mirrors === 'string' && Array.isArray(relations))
+      return { mirrors, relations: new Map(relations as Array<[string, string]>) };
   } catch {
-    // Not a fingerprint of ours (the first making passes ''): every view is made.
+    // Not one of ours: every view is made.
   }
-  return new Map();
+  return undefined;
 }
 
 /** Every column of the mirrors' relations, by `schema.relation`, in table order. */
