@@ -95,7 +95,7 @@ export async function refreshUnionViews(
         }>`select pg_try_advisory_xact_lock(${lock}) as locked`.execute(trx);
         if (!rows[0]?.locked) return undefined;
       } else await sql`select pg_advisory_xact_lock(${lock})`.execute(trx);
-      const columns = await readColumns(trx, mirrors);
+      const columns = await readColumns(trx, mirrors, changed);
       const views = changed.flatMap((relation) => {
         const sources = mirrors.flatMap((mirror) => {
           const found = columns.get(`${mirror.schema}.${relation}`);
@@ -201,16 +201,18 @@ function printsOf(fingerprint: string): ColumnPrints | undefined {
   return undefined;
 }
 
-/** Every column of the mirrors' relations, by `schema.relation`, in table order. */
+/** Every column of the mirrors' given relations, by `schema.relation`, in table order. */
 async function readColumns(
   db: Kysely<unknown>,
   mirrors: readonly Mirror[],
+  relations: readonly string[],
 ): Promise<Map<string, SourceColumn[]>> {
   const schemas = mirrors.map((mirror) => mirror.schema);
+  if (relations.length === 0) return new Map();
   const { rows } = await sql<{ schema: string; relation: string; name: string; type: string }>`
     select table_schema as schema, table_name as relation, column_name as name, data_type as type
     from information_schema.columns
-    where table_schema in (${sql.join(schemas)})
+    where table_schema in (${sql.join(schemas)}) and table_name in (${sql.join(relations)})
     order by table_schema, table_name, ordinal_position`.execute(db);
   const byRelation = new Map<string, SourceColumn[]>();
   for (const row of rows) {

@@ -24,31 +24,36 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * A fresh database holding the default connection and `connections` (the invoices and the clients),
+ * the default and beta synced from the simulator's first two accounts; the env of the CLI on it.
+ */
+async function syncedConnections(configName: string, connections: Record<string, object>) {
+  const url = await postgres.freshUrl();
+  const config = join(dir, configName);
+  writeFileSync(
+    config,
+    JSON.stringify({ storeUrl: url, streams: { include: ['invoices', 'clients'] }, connections }),
+  );
+  const env = {
+    TMS_SYNC_CONFIG: config,
+    TMS_BASE_URL: sim.url,
+    TMS_API_TOKEN: 'dev-api-token-1',
+    BETA_TOKEN: 'dev-api-token-2',
+    GAMMA_TOKEN: 'dev-api-token-3',
+    LOG_LEVEL: 'silent',
+  };
+  for (const connection of ['default', 'beta'])
+    expect((await runCli(['sync', '--connection', connection], env, 60_000)).code).toBe(0);
+  return { url, env };
+}
+
 describe('connections views', () => {
   it('unions each stream over the connections of the database, with the connection of each row', async () => {
-    const url = await postgres.freshUrl();
-    const config = join(dir, 'tms-sync.jsonc');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        storeUrl: url,
-        streams: { include: ['invoices', 'clients'] },
-        connections: {
-          beta: { apiToken: 'env:BETA_TOKEN' },
-          local: { apiToken: 'env:BETA_TOKEN', storeUrl: `sqlite:${join(dir, 'local.sqlite')}` },
-        },
-      }),
-    );
-    const env = {
-      TMS_SYNC_CONFIG: config,
-      TMS_BASE_URL: sim.url,
-      TMS_API_TOKEN: 'dev-api-token-1',
-      BETA_TOKEN: 'dev-api-token-2',
-      GAMMA_TOKEN: 'dev-api-token-3',
-      LOG_LEVEL: 'silent',
-    };
-    for (const connection of ['default', 'beta'])
-      expect((await runCli(['sync', '--connection', connection], env, 60_000)).code).toBe(0);
+    const { url, env } = await syncedConnections('tms-sync.jsonc', {
+      beta: { apiToken: 'env:BETA_TOKEN' },
+      local: { apiToken: 'env:BETA_TOKEN', storeUrl: `sqlite:${join(dir, 'local.sqlite')}` },
+    });
     const made = await runCli(['connections', 'views'], env);
     expect(made.code, made.stderr).toBe(0);
     expect(made.stdout).toContain('over 2 connections (default, beta)');
@@ -84,25 +89,9 @@ describe('connections views', () => {
   }, 120_000);
 
   it("a worker keeping them makes again only the views whose mirrors' columns changed", async () => {
-    const url = await postgres.freshUrl();
-    const config = join(dir, 'kept-views.jsonc');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        storeUrl: url,
-        streams: { include: ['invoices', 'clients'] },
-        connections: { beta: { apiToken: 'env:BETA_TOKEN' } },
-      }),
-    );
-    const env = {
-      TMS_SYNC_CONFIG: config,
-      TMS_BASE_URL: sim.url,
-      TMS_API_TOKEN: 'dev-api-token-1',
-      BETA_TOKEN: 'dev-api-token-2',
-      LOG_LEVEL: 'silent',
-    };
-    for (const connection of ['default', 'beta'])
-      expect((await runCli(['sync', '--connection', connection], env, 60_000)).code).toBe(0);
+    const { url, env } = await syncedConnections('kept-views.jsonc', {
+      beta: { apiToken: 'env:BETA_TOKEN' },
+    });
     const settings = loadSettings(env);
     const views = async () =>
       new Map(

@@ -224,6 +224,21 @@ describe('a schema pool', () => {
     }
   });
 
+  it('drops a client given back with an error, as pg does, instead of keeping it', async () => {
+    const connectionString = urlNamed('tms_shared_pool_released_error');
+    const a = openSchemaPool({ connectionString, poolSize: 1, schema: 'tms_a' });
+    try {
+      const client = await a.connect();
+      const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid', []);
+      (client.release as (error?: Error) => void)(new Error('broken by its user'));
+      const next = await sessionOf(a);
+      expect(next.path).toBe('tms_a');
+      expect(next.pid).not.toBe(rows[0]!.pid);
+    } finally {
+      await a.end();
+    }
+  });
+
   it('drops a client whose SET fails instead of handing it out', async () => {
     const connectionString = urlNamed('tms_shared_pool_broken');
     const a = openSchemaPool({ connectionString, poolSize: 1, schema: 'tms_a' });

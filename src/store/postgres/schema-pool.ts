@@ -47,7 +47,10 @@ export function openSchemaPool(options: SchemaPoolOptions): PostgresPool {
   };
 }
 
-/** What Kysely takes of a client: one per client, whose `release` keeps it for its session's schema. */
+/**
+ * What Kysely takes of a client: one per client, whose `release` keeps it for its session's schema
+ * (one with an error, as pg's, goes back to the pool, which drops it).
+ */
 const handed = new WeakMap<pg.PoolClient, PostgresPoolClient>();
 
 function handedOut(shared: SharedPool, client: pg.PoolClient): PostgresPoolClient {
@@ -55,7 +58,8 @@ function handedOut(shared: SharedPool, client: pg.PoolClient): PostgresPoolClien
   if (!out) {
     out = {
       query: client.query.bind(client) as PostgresPoolClient['query'],
-      release: () => shared.kept.keep(client, shared.schemaOf.get(client) ?? ''),
+      release: (error?: Error | boolean) =>
+        error ? client.release(error) : shared.kept.keep(client, shared.schemaOf.get(client) ?? ''),
     };
     handed.set(client, out);
   }
