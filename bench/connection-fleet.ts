@@ -47,6 +47,8 @@ export interface ConnectionFleetOptions {
   readonly pg: PgDatabases;
   readonly redisUrl: string;
   readonly workDir: string;
+  /** A folder to keep each worker's output in (`--worker-logs`). @default none: read and dropped */
+  readonly workerLogs?: string | undefined;
   readonly log: (line: string) => void;
 }
 
@@ -165,7 +167,7 @@ export async function measureConnectionFleet(options: ConnectionFleetOptions): P
   try {
     // Started together, as a fleet is: the first to open a connection migrates its schema.
     const starts = await Promise.allSettled(
-      Array.from({ length: workers }, () => spawnWorker(env, ['--all-connections'])),
+      Array.from({ length: workers }, () => spawnWorker(env, ['--all-connections'], options.workerLogs)),
     );
     for (const start of starts) if (start.status === 'fulfilled') spawned.push(start.value);
     const failed = starts.find((start) => start.status === 'rejected');

@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Redis } from 'ioredis';
@@ -117,12 +117,27 @@ export async function measureFleetWorker(options: FleetWorkerOptions): Promise<F
   }
 }
 
-/** Starts `tms-sync worker [args]`; resolves with its ops URL and scheduler count once it logged "worker started". */
-export async function spawnWorker(env: NodeJS.ProcessEnv, args: readonly string[] = []) {
+/**
+ * Starts `tms-sync worker [args]`; resolves with its ops URL and scheduler count once it logged
+ * "worker started". Its output is read and dropped, or with `logDir` (the bench's `--worker-logs`)
+ * kept whole in `worker-PID.log` there.
+ */
+export async function spawnWorker(
+  env: NodeJS.ProcessEnv,
+  args: readonly string[] = [],
+  logDir: string | undefined = undefined,
+) {
   const worker: ChildProcess = spawn(process.execPath, ['dist/tms-sync.js', 'worker', ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  if (logDir) {
+    mkdirSync(logDir, { recursive: true });
+    const file = createWriteStream(join(logDir, `worker-${worker.pid}.log`));
+    worker.stdout!.pipe(file, { end: false });
+    worker.stderr!.pipe(file, { end: false });
+    worker.once('close', () => file.end());
+  }
   let output = '';
   const started = await new Promise<{ opsUrl: string; schedulers: number }>((resolve, reject) => {
     const onData = (chunk: Buffer) => {

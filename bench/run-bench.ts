@@ -66,6 +66,7 @@ interface BenchFlags {
   partitionOperators: number[];
   idleRepetitions: number;
   fleetInterval: number;
+  workerLogs?: string;
   connectionCounts: number[];
   connectionWorkers: number;
   connectionInterval: number;
@@ -145,6 +146,7 @@ async function connectionsGroup(flags: BenchFlags, workDir: string): Promise<Con
         pg,
         redisUrl: flags.redisUrl,
         workDir,
+        workerLogs: flags.workerLogs && join(flags.workerLogs, `connections-${connections}`),
         log,
       });
       rows.push(row);
@@ -427,6 +429,10 @@ await main(
       7,
     )
     .option('--connection-big-invoices <n>', 'invoices of the big connection', positive, 200_000)
+    .option(
+      '--worker-logs <dir>',
+      'keep the output of every worker of the connections group there (one file a process; default: dropped)',
+    )
     .option('--redis-url <url>', 'Redis for the workers', process.env.REDIS_URL ?? 'redis://127.0.0.1:6379')
     .option('--out <path>', 'results file (figures kept per data set size)', 'bench/results.json')
     .parse()
