@@ -11,7 +11,10 @@ export interface FleetPaceOptions {
   readonly settings: Pick<WorkerSettings, 'queuePrefix' | 'queueName'>;
   /** A scheduled run starting later than this after its moment marks the fleet late. @default 500 */
   readonly lateAfterMs?: number;
-  /** How long one late start keeps the fleet marked late. @default 2000 */
+  /**
+   * How long one late start keeps the fleet marked late. @default 10000 (2 s let a backfill come back
+   * at full speed between late starts: it went on and off, and the cycles stayed late)
+   */
   readonly holdMs?: number;
   /** The longest one give-way waits: a backfill still moves on at least this often. @default 1000 */
   readonly maxWaitMs?: number;
@@ -51,7 +54,7 @@ export function createFleetPace(options: FleetPaceOptions): FleetPace {
   const { redis } = options;
   const key = fleetLateKey(options.settings);
   const lateAfterMs = options.lateAfterMs ?? 500;
-  const holdMs = options.holdMs ?? 2000;
+  const holdMs = options.holdMs ?? 10_000;
   const maxWaitMs = options.maxWaitMs ?? 1000;
   const readEveryMs = options.readEveryMs ?? 250;
   const mark = createExpiryReader(() => redis.pttl(key).catch(() => 0), readEveryMs);

@@ -1,7 +1,7 @@
 /** A column of a stream's table (or live view) in one connection's schema. */
 export interface SourceColumn {
   readonly name: string;
-  /** As information_schema.columns names it (`text`, `numeric`, `timestamp with time zone`, ...). */
+  /** As PostgreSQL's `format_type` names it (`text`, `numeric`, `timestamp with time zone`, `text[]`, ...). */
   readonly type: string;
 }
 

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../config/load-settings.js';
 import { refreshUnionViews } from '../../src/connections/union-views.js';
@@ -127,5 +128,49 @@ describe('connections views', () => {
     );
     expect(columns.map((column) => column.name)).toContain('loyalty_tier');
     expect((await refreshUnionViews(settings, { unlessFingerprint: second.fingerprint })).made).toBe(false);
+  }, 120_000);
+
+  it("holds one view's locks at a time: a run adding a column to a mirror's table waits for no other view", async () => {
+    const { url, env } = await syncedConnections('view-locks.jsonc', {
+      beta: { apiToken: 'env:BETA_TOKEN' },
+    });
+    const session = async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      return client;
+    };
+    // Another session holds beta's clients table: the making waits at the clients view, after it
+    // made the invoices views (the catalogue's first stream).
+    const holder = await session();
+    const adder = await session();
+    try {
+      await holder.query('begin');
+      await holder.query('lock table tms_beta.clients in access exclusive mode');
+      const making = refreshUnionViews(loadSettings(env));
+      making.catch(() => undefined);
+      // Polled from outside the holder's transaction: one sees the activity as it was at its start.
+      const waitingAtClients = async () =>
+        (
+          await adder.query<{ n: number }>(
+            `select count(*)::int as n from pg_stat_activity
+             where wait_event_type = 'Lock' and query like '%"tms_all"."clients"%'`,
+          )
+        ).rows[0]!.n > 0;
+      const until = Date.now() + 30_000;
+      while (!(await waitingAtClients())) {
+        expect(Date.now(), 'the making never reached the clients view').toBeLessThan(until);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // A run's new field of beta's invoices: its ALTER takes the table alone, at once.
+      await adder.query("set lock_timeout = '2s'");
+      await adder.query('alter table tms_beta.invoices add column lock_probe text');
+      await holder.query('rollback');
+      expect((await making).views.map((view) => view.name)).toEqual(
+        expect.arrayContaining(['invoices', 'clients']),
+      );
+    } finally {
+      await holder.end();
+      await adder.end();
+    }
   }, 120_000);
 });
