@@ -49,10 +49,9 @@ interface Mirror {
  * connections, with the column `connection` first and the columns they all share
  * (union-view-sql.ts). Made again from scratch, each in a transaction of its own (a query sees each
  * view whole, old or new): run it after adding or removing a connection, or once new fields brought
- * new columns. With `unlessFingerprint`, only the views
- * whose mirrors' columns changed since are made (new fields of one stream remake its two views, not
- * the 54; a connection added or removed remakes every view). `settings`: the control table's
- * connections merged in.
+ * new columns. With `unlessFingerprint`, only the views whose mirrors' columns changed since are
+ * made (new fields of one stream remake its two views, not the 54; a connection added or removed
+ * remakes every view). `settings`: the control table's connections merged in.
  */
 export async function refreshUnionViews(
   settings: Settings,
@@ -228,7 +227,7 @@ function printsOf(fingerprint: string): ColumnPrints | undefined {
 /**
  * Every column of the mirrors' given relations, by `schema.relation`, in table order. Read from the
  * catalogue, as the fingerprint is: `information_schema.columns` checks each column's privileges
- * and took 3 s of a PostgreSQL core at 200 connections, held up the fleet's runs meanwhile.
+ * and took 3 s of a PostgreSQL core a making at 200 connections.
  */
 async function readColumns(
   db: Kysely<unknown>,
