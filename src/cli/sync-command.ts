@@ -37,7 +37,8 @@ export function registerSyncCommand(program: Command): void {
         'skipped with one warning; a stream reading one that failed is reported skipped.\n' +
         'Exit code: 0 when no stream failed, 1 when one failed, 2 for bad usage or configuration\n' +
         '(a wrong TMS_BASE_URL or TMS_API_TOKEN stops everything at once).\n' +
-        'A run stops, failed, past sync.maxRunPages pages or sync.maxRunSeconds; one request past\n' +
+        'A run stops, failed, past sync.maxRunPages pages (a listing without end; a child stream, one\n' +
+        'page a parent, has no page bound) or sync.maxRunSeconds; one request past\n' +
         'TMS_REQUEST_TIMEOUT_SECONDS (docs/retries.md).',
     )
     .addOption(connectionOption())

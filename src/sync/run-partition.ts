@@ -41,7 +41,8 @@ export async function runPartition(
   }
   const definition: StreamDefinition = streams[stream];
   const started = Date.now();
-  const bound = startRunBound({ stream, partition }, ctx.settings.sync, options.signal);
+  const limits = boundOf(ctx, definition);
+  const bound = startRunBound({ stream, partition }, limits, options.signal);
   const signal = bound.signal;
   const end = () => bound.end();
   const run = await ctx.store
@@ -53,7 +54,7 @@ export async function runPartition(
       dryRun: options.dryRun ?? false,
       guard: guardOf(ctx.settings, options),
       signal,
-      maxPages: ctx.settings.sync.maxRunPages,
+      maxPages: limits.maxRunPages,
       planReads,
       readsOwnScope: definition.strategy === 'snapshot',
       onCommit: (counts) => {
@@ -110,6 +111,20 @@ export async function runPartition(
 }
 
 const keepGoing = () => Promise.resolve();
+
+/**
+ * A run's bound (`sync.maxRunPages`, `sync.maxRunSeconds`). The pages bound is for a listing that
+ * never ends; a child stream's pages are its parents, one each from the queue the store holds, so
+ * its run ends when they do: an account of 200,000 invoices is 200,000 pages of `invoice_lines`, and
+ * the bound failed its backfill halfway. Its time bound stays.
+ */
+function boundOf(ctx: EngineContext, definition: StreamDefinition) {
+  const { maxRunPages, maxRunSeconds } = ctx.settings.sync;
+  return {
+    maxRunPages: definition.strategy === 'child' ? Number.POSITIVE_INFINITY : maxRunPages,
+    maxRunSeconds,
+  };
+}
 
 function giveWayOf(options: RunOptions, signal: StopSignal): () => Promise<void> {
   const { giveWay } = options;

@@ -51,6 +51,17 @@ describe.each(dialects)('the bounds of a run on $name', ({ fixture: makeFixture 
     expect(await differencesFromTruth(store, await setup.admin.truth('invoices'), ['invoices'])).toEqual([]);
   });
 
+  it('runs a child stream over more parents than sync.maxRunPages: its pages are its parents, a queue that ends', async () => {
+    await start({ maxRunPages: 120 });
+    // Every one of the 300 invoices is a parent to fetch: 300 pages of invoice_lines.
+    const lines = await setup.engine.runPartition('invoice_lines', '');
+    expect(lines.result, lines.error ?? '').toBe('succeeded');
+    expect(lines.pages).toBeGreaterThan(120);
+    expect(
+      await differencesFromTruth(store, await setup.admin.truth('invoice_lines'), ['invoice_lines']),
+    ).toEqual([]);
+  });
+
   it('stops a run that goes on too long at sync.maxRunSeconds, keeping what it committed', async () => {
     await start({ maxRunSeconds: 2 });
     const before = await stateOf(store, 'invoices', '');
