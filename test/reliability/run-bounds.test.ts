@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultSettings, type SyncSettings } from '../../config/settings.js';
 import { differencesFromTruth } from '../../src/cli/store-vs-truth.js';
+import type { SimVariant } from '../../src/sim/sim-options.js';
 import type { Store } from '../../src/store/store.js';
 import { stateOf } from '../store/run-pages.js';
 import { dialects, type StoreFixture } from '../store/store-fixture.js';
@@ -8,10 +9,27 @@ import { type SyncSetup, startSyncSetup } from '../support/sync-setup.js';
 
 // A listing that never ends, or a TMS that answers ever so slowly, cannot hold
 // a run forever: each run has a bound, in pages and in time, and its error names the setting.
+// Each case runs against tms-sim's default and another TMS's choices (docs/simulator.md).
 
 const listing = '/invoice/invoices/';
+const simulators: ReadonlyArray<readonly [string, Partial<SimVariant>]> = [
+  ['default', {}],
+  [
+    'alt shapes + unsafe ids + renamed sequence field + a cursor on the last page',
+    {
+      recordShapes: 'alt',
+      idStyle: 'unsafe',
+      sequenceField: 'rev',
+      cursorOnLastPage: true,
+      tokenFormat: 'opaque',
+    },
+  ],
+];
+const cases = dialects.flatMap((dialect) =>
+  simulators.map(([label, variant]) => ({ ...dialect, label, variant })),
+);
 
-describe.each(dialects)('the bounds of a run on $name', ({ fixture: makeFixture }) => {
+describe.each(cases)('the bounds of a run on $name against $label', ({ fixture: makeFixture, variant }) => {
   const fixture: StoreFixture = makeFixture();
   let store: Store;
   let setup: SyncSetup;
@@ -19,7 +37,7 @@ describe.each(dialects)('the bounds of a run on $name', ({ fixture: makeFixture 
   async function start(sync: Partial<SyncSettings>) {
     setup = await startSyncSetup(
       store,
-      { invoices: 300 },
+      { invoices: 300, variant },
       { sync: { ...defaultSettings.sync, pageLimit: 50, ...sync } },
     );
     expect((await setup.engine.runPartition('invoices', '')).result).toBe('succeeded');
