@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { runMeasured } from './peak-rss.js';
 import { median } from './sample.js';
 import { type SimProcess, startSimProcess } from './sim-process.js';
+import { removeSqlite } from './sqlite-files.js';
 
 /** What a row compares: the product's whole process against the plain client sending its requests. */
 export interface PartitionCycle {
@@ -39,6 +40,13 @@ export interface PartitionOptions {
    * sends"), so the row is their median. @default 3
    */
   readonly idleRepetitions?: number;
+  /**
+   * Backfills of each row, each into a fresh store, the row giving their medians (time, CPU, peak
+   * RSS); the idle cycles follow the last. One backfill's peak RSS at 2,000 operators spread over
+   * 186-253 MB between runs of the same code (BENCHMARKS.md, "2026-12-03 (three backfills a row)").
+   * @default 3
+   */
+  readonly backfills?: number;
   readonly workDir: string;
   /** Requests in flight of both (the product's TMS_MAX_CONCURRENCY). @default 16 */
   readonly concurrency?: number;
@@ -76,15 +84,18 @@ async function measureOperators(sim: SimProcess, operators: number, options: Par
   const simBusy: number[] = [];
   let partitions = 0;
   for (let repetition = 0; repetition < options.repetitions; repetition++) {
-    const env = productEnv(
-      sim,
-      operators,
-      `sqlite:${partitionStore(options.workDir, operators, repetition)}`,
-      options,
-    );
-    const backfill = await cycle(sim, env, options, `backfill-${operators}-${repetition}`);
-    backfills.push(backfill.cycle);
-    partitions = backfill.partitions;
+    const store = partitionStore(options.workDir, operators, repetition);
+    const env = productEnv(sim, operators, `sqlite:${store}`, options);
+    const backfilled: string[] = [];
+    for (let attempt = 0; attempt < (options.backfills ?? 3); attempt++) {
+      removeSqlite(store);
+      const backfill = await cycle(sim, env, options, `backfill-${operators}-${repetition}-${attempt}`);
+      backfills.push(backfill.cycle);
+      backfilled.push(
+        `${backfill.cycle.productSeconds.toFixed(1)} s ${backfill.cycle.productPeakRssMb.toFixed(0)} MB`,
+      );
+      partitions = backfill.partitions;
+    }
     const idleCycles: string[] = [];
     for (let idleRepetition = 0; idleRepetition < (options.idleRepetitions ?? 3); idleRepetition++) {
       const simBefore = sim.cpuSeconds();
@@ -98,7 +109,7 @@ async function measureOperators(sim: SimProcess, operators: number, options: Par
       );
     }
     options.log(
-      `  ${operators} operators, ${partitions} partitions: backfill ${backfill.cycle.productSeconds.toFixed(1)} s (plain ${backfill.cycle.plainSeconds.toFixed(1)} s), idle ${idleCycles.join(', ')}, ${idles.at(-1)!.requests} requests`,
+      `  ${operators} operators, ${partitions} partitions: backfills ${backfilled.join(', ')} (plain ${backfills.at(-1)!.plainSeconds.toFixed(1)} s), idle ${idleCycles.join(', ')}, ${idles.at(-1)!.requests} requests`,
     );
   }
   return {

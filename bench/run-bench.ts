@@ -65,6 +65,7 @@ interface BenchFlags {
   out: string;
   partitionOperators: number[];
   idleRepetitions: number;
+  partitionBackfills: number;
   fleetInterval: number;
   workerLogs?: string;
   connectionCounts: number[];
@@ -101,6 +102,7 @@ async function partitionsGroup(flags: BenchFlags, workDir: string): Promise<Part
     operators,
     repetitions: 1,
     idleRepetitions: flags.idleRepetitions,
+    backfills: flags.partitionBackfills,
     workDir,
     log,
   });
@@ -399,6 +401,12 @@ await main(
     .option(
       '--idle-repetitions <n>',
       'idle cycles after each backfill of the partitions rows, each beside its plain client (medians reported)',
+      positive,
+      3,
+    )
+    .option(
+      '--partition-backfills <n>',
+      'backfills of each partitions row, each into a fresh store (medians reported; the idle cycles follow the last)',
       positive,
       3,
     )
