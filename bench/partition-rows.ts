@@ -43,7 +43,7 @@ export interface PartitionOptions {
   /**
    * Backfills of each row, each into a fresh store, the row giving their medians (time, CPU, peak
    * RSS); the idle cycles follow the last. One backfill's peak RSS at 2,000 operators spread over
-   * 186-253 MB between runs of the same code (BENCHMARKS.md, "2026-12-03 (three backfills a row)").
+   * 186-250 MB between runs of the same code (BENCHMARKS.md, "2026-12-03 (three backfills a row)").
    * @default 3
    */
   readonly backfills?: number;
