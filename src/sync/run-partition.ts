@@ -2,12 +2,12 @@ import type { Settings } from '../../config/settings.js';
 import type { StreamDefinition } from '../../config/stream-definition.js';
 import { type StreamName, streams } from '../../config/streams.js';
 import type { StopSignal } from '../linked-signals.js';
-import type { DeleteGuard, PlanReads } from '../store/store.js';
+import type { DeleteGuard, PartitionRun, PlanReads } from '../store/store.js';
 import { describeError } from '../tms-sync-error.js';
 import { checkAccess } from './check-access.js';
 import type { EngineContext } from './engine-context.js';
 import { startRunBound } from './run-bound.js';
-import { runLog } from './run-log.js';
+import { type RunLog, runLog } from './run-log.js';
 import {
   emptyTally,
   type PartitionOutcome,
@@ -44,9 +44,9 @@ export async function runPartition(
   const limits = boundOf(ctx, definition);
   const bound = startRunBound({ stream, partition }, limits, options.signal);
   const signal = bound.signal;
-  const end = () => bound.end();
-  const run = await ctx.store
-    .openRun({
+  let run: PartitionRun;
+  try {
+    run = await ctx.store.openRun({
       stream,
       partition,
       trigger: options.trigger ?? 'cli',
@@ -61,11 +61,11 @@ export async function runPartition(
         bound.committed(counts.pages);
         options.onProgress?.({ stream, partition, elapsedMs: Date.now() - started, ...counts });
       },
-    })
-    .catch((error: unknown) => {
-      end();
-      throw error;
     });
+  } catch (error) {
+    bound.end();
+    throw error;
+  }
   // The run's id is known once its row is written (at its first write, or as it ends: partition-run.ts).
   const log = runLog(ctx.logger, { stream, partition });
   let result: PartitionOutcome = 'succeeded';
@@ -91,26 +91,32 @@ export async function runPartition(
     // Past its bound the run stopped as if asked to; what it failed with is the bound.
     failure = result === 'failed' ? (bound.exceeded ?? error) : error;
   } finally {
-    end();
+    bound.end();
   }
   const durationMs = Date.now() - started;
   const ended = outcome(stream, partition, options, result, failure);
   await run.finish({ result, error: ended.error });
   const summary = summaryOf(ended, run.runId, durationMs, run.counts);
-  const counts = { runId: run.runId, ...run.counts };
-  if (result === 'succeeded') log.info(counts, 'run succeeded');
-  // Asked to stop (a graceful shutdown): nothing went wrong, the next run resumes from the checkpoint.
-  else if (result === 'interrupted') log.info(counts, 'run interrupted; it resumes from its checkpoint');
-  else log.error({ ...counts, error: summary.error }, 'run failed');
-  if (counts.held > 0)
+  logEnd(log, result, run, summary);
+  if (run.counts.held > 0)
     log.warn(
-      { held: counts.held },
+      { held: run.counts.held },
       `deletes held back by the mass-delete guard; see tms-sync status, apply with tms-sync approve-deletes ${stream}`,
     );
   return summary;
 }
 
 const keepGoing = () => Promise.resolve();
+
+/** The run's last line, its counts in it: built only when its level is logged (an idle cycle ends thousands of runs). */
+function logEnd(log: RunLog, result: PartitionOutcome, run: PartitionRun, summary: PartitionSummary): void {
+  if (!log.enabled(result === 'failed' ? 'error' : 'info')) return;
+  const counts = { runId: run.runId, ...run.counts };
+  if (result === 'succeeded') log.info(counts, 'run succeeded');
+  // Asked to stop (a graceful shutdown): nothing went wrong, the next run resumes from the checkpoint.
+  else if (result === 'interrupted') log.info(counts, 'run interrupted; it resumes from its checkpoint');
+  else log.error({ ...counts, error: summary.error }, 'run failed');
+}
 
 /**
  * A run's bound (`sync.maxRunPages`, `sync.maxRunSeconds`). The pages bound is for a listing that

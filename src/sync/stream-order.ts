@@ -4,17 +4,35 @@ import { type StreamName, streams } from '../../config/streams.js';
 const catalogue: Readonly<Record<string, StreamDefinition>> = streams;
 
 /** The streams whose rows are refreshed per changed record of `parent` (child strategy). */
-export function childStreamsOf(parent: string): string[] {
-  return Object.entries(catalogue)
-    .filter(([, definition]) => definition.strategy === 'child' && definition.parent === parent)
-    .map(([name]) => name);
+export function childStreamsOf(parent: string): readonly string[] {
+  return onceEach(childrenOf, parent, () =>
+    Object.entries(catalogue)
+      .filter(([, definition]) => definition.strategy === 'child' && definition.parent === parent)
+      .map(([name]) => name),
+  );
 }
 
 /** The streams whose ids come from `stream`'s rows (the goods, balances and folders of the tasks). */
-export function idsReadersOf(stream: string): string[] {
-  return Object.entries(catalogue)
-    .filter(([, definition]) => definition.strategy === 'snapshot' && definition.idsFrom?.stream === stream)
-    .map(([name]) => name);
+export function idsReadersOf(stream: string): readonly string[] {
+  return onceEach(idsReaders, stream, () =>
+    Object.entries(catalogue)
+      .filter(([, definition]) => definition.strategy === 'snapshot' && definition.idsFrom?.stream === stream)
+      .map(([name]) => name),
+  );
+}
+
+// The catalogue does not change: each answer is worked out once per stream, not once per run
+// (an idle cycle of 6,000 partitions asked ~6,000 times, each a walk of the whole catalogue).
+const childrenOf = new Map<string, readonly string[]>();
+const idsReaders = new Map<string, readonly string[]>();
+
+function onceEach(answers: Map<string, readonly string[]>, stream: string, find: () => string[]) {
+  let answer = answers.get(stream);
+  if (answer === undefined) {
+    answer = Object.freeze(find());
+    answers.set(stream, answer);
+  }
+  return answer;
 }
 
 /** The streams a stream reads from the store: its parent, or the stream whose rows supply its ids. */

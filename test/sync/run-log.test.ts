@@ -27,3 +27,8 @@ it("writes each line with the run's stream and partition, redacted like every li
   ]);
   expect(JSON.stringify(lines)).not.toContain('secret-value');
 });
+
+it('says which levels it writes, so a run builds its last line only when it is written', () => {
+  const log = runLog(capture('warn').logger, { stream: 'tasks', partition: '1001' });
+  expect([log.enabled('info'), log.enabled('warn'), log.enabled('error')]).toEqual([false, true, true]);
+});
