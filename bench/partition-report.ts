@@ -9,6 +9,9 @@ export interface PartitionGroup {
 }
 
 const ratio = (cycle: PartitionCycle) => cycle.productSeconds / cycle.plainSeconds;
+/** The median of the cycles' own ratios (partition-rows.ts), else, in older results, the medians divided. */
+const idleRatio = (row: PartitionRow) => row.idleRatio ?? ratio(row.idle);
+const backfillRatio = (row: PartitionRow) => row.backfillRatio ?? ratio(row.backfill);
 /** Both whole processes (results of before 2026-11-28 lack the plain one's: NaN). */
 const wholeRatio = (cycle: PartitionCycle) => cycle.productSeconds / (cycle.plainWallSeconds ?? Number.NaN);
 const cpuPerRequestMs = (cycle: PartitionCycle) => (cycle.productCpuSeconds * 1000) / cycle.requests;
@@ -33,10 +36,10 @@ export function formatPartitions(group: PartitionGroup): string {
     String(row.operators),
     String(row.partitions),
     `${row.backfill.productSeconds.toFixed(1)} (${row.backfill.plainSeconds.toFixed(1)})`,
-    `${ratio(row.backfill).toFixed(2)}x`,
+    `${backfillRatio(row).toFixed(2)}x`,
     String(row.idle.requests),
     `${row.idle.productSeconds.toFixed(1)} (${row.idle.plainSeconds.toFixed(1)})`,
-    `${ratio(row.idle).toFixed(2)}x`,
+    `${idleRatio(row).toFixed(2)}x`,
     (row.idle.plainWallSeconds ?? Number.NaN).toFixed(1),
     `${wholeRatio(row.idle).toFixed(2)}x`,
     `${cpuPerRequestMs(row.idle).toFixed(2)} (${((row.idle.plainCpuSeconds * 1000) / row.idle.requests).toFixed(2)})`,
@@ -65,8 +68,8 @@ export function checkPartitionTargets(group: PartitionGroup): TargetCheck[] {
   if (mid)
     checks.push({
       target: 'idle cycle at 500 operators <= 1.25x the plain client',
-      measured: `${ratio(mid.idle).toFixed(2)}x`,
-      met: ratio(mid.idle) <= 1.25,
+      measured: `${idleRatio(mid).toFixed(2)}x`,
+      met: idleRatio(mid) <= 1.25,
     });
   const small = at(50);
   const large = at(2000);

@@ -25,8 +25,16 @@ export interface PartitionCycle {
 export interface PartitionRow {
   readonly operators: number;
   readonly partitions: number;
+  /** Each field the median of the row's cycles (so its seconds may come from different cycles). */
   readonly backfill: PartitionCycle;
   readonly idle: PartitionCycle;
+  /**
+   * The median of each cycle's own ratio, the product's whole process against the plain client
+   * that replayed that cycle's requests the same minute (results before 2026-12-03 lack them: the
+   * report then divides the medians).
+   */
+  readonly backfillRatio?: number;
+  readonly idleRatio?: number;
   /** The simulator's CPU over the idle cycle's wall time: near 1 means it was the bottleneck. */
   readonly simBusy: number;
 }
@@ -117,6 +125,8 @@ async function measureOperators(sim: SimProcess, operators: number, options: Par
     partitions,
     backfill: medianCycle(backfills),
     idle: medianCycle(idles),
+    backfillRatio: median(backfills.map(ownRatio)),
+    idleRatio: median(idles.map(ownRatio)),
     simBusy: median(simBusy),
   };
 }
@@ -162,6 +172,11 @@ function productEnv(sim: SimProcess, operators: number, storeUrl: string, option
     STORE_URL: storeUrl,
     LOG_LEVEL: 'warn',
   };
+}
+
+/** A cycle against the plain client that replayed its requests right after it. */
+function ownRatio(cycle: PartitionCycle): number {
+  return cycle.productSeconds / cycle.plainSeconds;
 }
 
 function medianCycle(cycles: readonly PartitionCycle[]): PartitionCycle {
