@@ -6,6 +6,7 @@ const origin = (partition: string) => ({ stream: 'tasks', partition });
 
 afterEach(() => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
 it('keeps one timer for the time bounds of every run in flight, none once they ended', () => {
@@ -21,7 +22,6 @@ it('keeps one timer for the time bounds of every run in flight, none once they e
     for (const bound of bounds) bound.end();
   }
   expect(cleared.mock.calls.length).toBe(1);
-  vi.restoreAllMocks();
 });
 
 it('stops a run past sync.maxRunSeconds with a RunBoundError, and only that run', () => {
