@@ -13,6 +13,7 @@ import { exitCodes, runCommand, UsageError } from './cli-failure.js';
 import { addConnection, removeConnection, setConnectionPaused } from './connection-changes.js';
 import type { ConnectionEntryFlags } from './connection-entry.js';
 import { formatConnections, listConnections } from './connection-listing.js';
+import { jsonOutput } from './json-output.js';
 
 const tokenForms = 'env:NAME, file:/path or enc:v1:... (encrypt-token), never the token itself';
 
@@ -38,9 +39,7 @@ export function registerConnectionsCommand(program: Command): void {
           (error: unknown) => ({ settings: file, problem: (error as Error).message }),
         );
         const listing = listConnections(read.settings, new Set(Object.keys(file.connections)));
-        process.stdout.write(
-          flags.json ? `${JSON.stringify(listing, null, 2)}\n` : formatConnections(listing),
-        );
+        process.stdout.write(flags.json ? jsonOutput(listing) : formatConnections(listing));
         if (read.problem === undefined) return exitCodes.ok;
         process.stderr.write(
           `tms-sync connections list: not listed, those added with \`connections add\`: ${redactSecrets(read.problem)}\n`,
@@ -72,7 +71,7 @@ function registerViews(connections: Command): void {
         const report = await refreshUnionViews(await withControlTable(loadSettings()), {
           schema: flags.schema,
         });
-        process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatViews(report));
+        process.stdout.write(flags.json ? jsonOutput(report) : formatViews(report));
         return exitCodes.ok;
       }),
     );

@@ -6,6 +6,7 @@ import { scopeColumnOf } from '../store/stream-tables.js';
 import { resolveStreams } from '../sync/sync-engine.js';
 import { runCommand, UsageError } from './cli-failure.js';
 import { type ConnectionFlag, connectionOption } from './connection-option.js';
+import { jsonOutput } from './json-output.js';
 import { formatTable } from './text-table.js';
 import { openCliStore } from './with-cli-store.js';
 
@@ -34,9 +35,7 @@ export function registerHistoryCommand(program: Command): void {
             ...(flags.scope === undefined ? {} : { scope: flags.scope }),
           });
           if (versions.length === 0) throw new UsageError(`${name}: no versions of ${id}`);
-          process.stdout.write(
-            flags.json ? `${JSON.stringify(versions, null, 2)}\n` : formatVersions(versions),
-          );
+          process.stdout.write(flags.json ? jsonOutput(versions) : formatVersions(versions));
         } finally {
           await store.close();
         }

@@ -5,6 +5,7 @@ import { partitionLabel } from '../sync/stream-order.js';
 import { runCommand, UsageError } from './cli-failure.js';
 import { type ConnectionFlag, connectionOption } from './connection-option.js';
 import { formatDuration } from './durations.js';
+import { jsonOutput } from './json-output.js';
 import { formatTable } from './text-table.js';
 import { thousands } from './thousands.js';
 import { withCliStore } from './with-cli-store.js';
@@ -41,7 +42,7 @@ export function registerRunsCommand(program: Command): void {
             limit,
           }),
         );
-        process.stdout.write(flags.json ? `${JSON.stringify(runs, null, 2)}\n` : formatRuns(runs));
+        process.stdout.write(flags.json ? jsonOutput(runs) : formatRuns(runs));
         return 0;
       }),
     );

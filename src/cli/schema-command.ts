@@ -4,6 +4,7 @@ import type { ColumnReport } from '../store/store.js';
 import { resolveStreams } from '../sync/sync-engine.js';
 import { runCommand } from './cli-failure.js';
 import { type ConnectionFlag, connectionOption } from './connection-option.js';
+import { jsonOutput } from './json-output.js';
 import { formatTable } from './text-table.js';
 import { openCliStore } from './with-cli-store.js';
 
@@ -26,7 +27,7 @@ export function registerSchemaCommand(program: Command): void {
           const columns = (await store.describeColumns()).filter(
             (column) => wanted.size === 0 || wanted.has(column.stream),
           );
-          process.stdout.write(flags.json ? `${JSON.stringify(columns, null, 2)}\n` : formatSchema(columns));
+          process.stdout.write(flags.json ? jsonOutput(columns) : formatSchema(columns));
         } finally {
           await store.close();
         }

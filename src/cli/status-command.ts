@@ -6,6 +6,7 @@ import { selectPartitions } from '../sync/select-partitions.js';
 import { exitCodes, runCommand } from './cli-failure.js';
 import { type ConnectionFlag, connectionOption } from './connection-option.js';
 import { formatDuration, parseDuration } from './durations.js';
+import { jsonOutput } from './json-output.js';
 import { formatQueueStatus, readQueueStatus } from './queue-status.js';
 import { type PartitionProblem, partitionProblems } from './status-checks.js';
 import { readStatus, type StatusReport, type StreamStatus } from './stream-status.js';
@@ -51,7 +52,15 @@ export function registerStatusCommand(program: Command): void {
           const { partitions, ...rest } = report;
           process.stdout.write(
             flags.json
-              ? `${JSON.stringify({ connection: settings.connection, streams: partitions, ...rest, ...attention, queue, commands, ...(check ? { check } : {}) }, null, 2)}\n`
+              ? jsonOutput({
+                  connection: settings.connection,
+                  streams: partitions,
+                  ...rest,
+                  ...attention,
+                  queue,
+                  commands,
+                  ...(check ? { check } : {}),
+                })
               : formatStatus(report) +
                   formatAttention(attention) +
                   formatCommandStatus(commands) +

@@ -8,6 +8,7 @@ import { partitionsOf } from '../sync/stream-partitions.js';
 import { SyncConfigurationError } from '../sync/sync-errors.js';
 import { runCommand } from './cli-failure.js';
 import { type ConnectionFlag, connectionOption } from './connection-option.js';
+import { jsonOutput } from './json-output.js';
 import { formatTable } from './text-table.js';
 
 /** A stream of the catalogue as this configuration runs it. */
@@ -38,7 +39,7 @@ export function registerStreamsCommand(program: Command): void {
     .action((flags: { json?: boolean } & ConnectionFlag) =>
       runCommand('streams', async () => {
         const listing = listStreams(await loadConnection(flags.connection));
-        process.stdout.write(flags.json ? `${JSON.stringify(listing, null, 2)}\n` : formatStreams(listing));
+        process.stdout.write(flags.json ? jsonOutput(listing) : formatStreams(listing));
         return 0;
       }),
     );

@@ -2,6 +2,7 @@ import type { Command as Program } from 'commander';
 import { commandStatuses, isCommandStatus } from '../store/outbox/command.js';
 import { runCommand, UsageError } from './cli-failure.js';
 import { type ConnectionFlag, connectionOption } from './connection-option.js';
+import { jsonOutput } from './json-output.js';
 import { withCliStore } from './with-cli-store.js';
 import { formatCommands, reviewWarning } from './write-back-table.js';
 
@@ -33,7 +34,7 @@ export function registerCommandsCommand(program: Program): void {
             store.commands.list({ status: flags.status, limit }),
             store.commands.counts(),
           ]);
-          if (flags.json) process.stdout.write(`${JSON.stringify({ commands, counts }, null, 2)}\n`);
+          if (flags.json) process.stdout.write(jsonOutput({ commands, counts }));
           else process.stdout.write(formatCommands(commands));
           process.stderr.write(reviewWarning(counts));
           return 0;
