@@ -1,7 +1,8 @@
 // The worker at fleet size (the partitions targets): `tms-sync worker` on a store a backfill filled, every
 // operator of the simulator configured, a schedule every `intervalSeconds`. Measured: the time to
 // start (schedulers included), one scheduled cycle of every partition, how long the last job of
-// the cycle waited, Redis memory, a /metrics scrape and a `status`, the worker's CPU and RSS.
+// the cycle waited, Redis memory, a /metrics scrape and a `status` (each the median of three, one
+// after the other: one sample of either spread 2x with the machine), the worker's CPU and RSS.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -13,6 +14,7 @@ import { deleteKeysUnder } from '../test/jobs/support/queue-fixture.js';
 import { operatorIds } from './partition-rows.js';
 import { runMeasured } from './peak-rss.js';
 import { cpuSeconds } from './process-cpu.js';
+import { median } from './sample.js';
 import type { SimProcess } from './sim-process.js';
 
 export interface FleetWorkerOptions {
@@ -46,9 +48,13 @@ export interface FleetWorkerRow {
   readonly runs: number;
   readonly redisMemoryMb: number;
   readonly redisKeys: number;
+  /** The median of `metricsSamples`. */
   readonly metricsSeconds: number;
+  readonly metricsSamples?: number[];
   readonly metricsBytes: number;
+  /** The median of `statusSamples`: `tms-sync status --json`, its whole process. */
   readonly statusSeconds: number;
+  readonly statusSamples?: number[];
   readonly workerCpuSeconds: number;
   readonly workerRssMb: number;
 }
@@ -90,8 +96,12 @@ export async function measureFleetWorker(options: FleetWorkerOptions): Promise<F
     const cycle = await waitForCycle(db, runBefore, partitions, intervalSeconds * 3);
     const redisMemoryMb = ((await usedMemory(redis)) - memoryBefore) / 1024 / 1024;
     const redisKeys = (await redis.keys(`${prefix}:*`)).length;
-    const scrape = await timed(async () => (await fetch(`${opsUrl}/metrics`)).text());
-    const status = await runMeasured(['dist/tms-sync.js', 'status', '--json'], env);
+    const scrapes: Array<{ value: string; seconds: number }> = [];
+    for (let sample = 0; sample < samples; sample++)
+      scrapes.push(await timed(async () => (await fetch(`${opsUrl}/metrics`)).text()));
+    const statuses: number[] = [];
+    for (let sample = 0; sample < samples; sample++)
+      statuses.push((await runMeasured(['dist/tms-sync.js', 'status', '--json'], env)).wallSeconds);
     return {
       operators: options.operators,
       partitions,
@@ -102,9 +112,11 @@ export async function measureFleetWorker(options: FleetWorkerOptions): Promise<F
       ...cycle,
       redisMemoryMb,
       redisKeys,
-      metricsSeconds: scrape.seconds,
-      metricsBytes: scrape.value.length,
-      statusSeconds: status.wallSeconds,
+      metricsSeconds: median(scrapes.map((scrape) => scrape.seconds)),
+      metricsSamples: scrapes.map((scrape) => scrape.seconds),
+      metricsBytes: scrapes[0]!.value.length,
+      statusSeconds: median(statuses),
+      statusSamples: statuses,
       workerCpuSeconds: cpuSeconds(worker.pid!),
       workerRssMb: residentMb(worker.pid!),
     };
@@ -194,6 +206,9 @@ async function waitForCycle(
     runs: span.runs,
   };
 }
+
+/** Samples of each of `/metrics` and `status`, their median reported. */
+const samples = 3;
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; seconds: number }> {
   const started = performance.now();
