@@ -53,7 +53,7 @@ export async function syncSchedulers(queue: SyncQueue, settings: Settings): Prom
         data: { ...data, reconcile: true },
       });
   }
-  const existing = new Set((await queue.getJobSchedulers(0, -1)).map((scheduler) => scheduler.key));
+  const existing = await schedulerIds(queue);
   // Many at once: each is a round trip, and thousands of operators make tens of thousands.
   await pMap(
     wanted,
@@ -66,9 +66,12 @@ export async function syncSchedulers(queue: SyncQueue, settings: Settings): Prom
   );
   const fresh = wanted.filter((entry) => entry.schedule.cron === undefined && !existing.has(entry.id));
   // Deduplicated like a `sync` job: its scheduler's own tick that comes while it waits folds into it.
-  await queue.addBulk(
-    fresh.map(({ data }) => ({ name: jobNames.tick, data, opts: { deduplication: runDeduplication(data) } })),
-  );
+  for (let start = 0; start < fresh.length; start += jobsPerCall)
+    await queue.addBulk(
+      fresh
+        .slice(start, start + jobsPerCall)
+        .map(({ data }) => ({ name: jobNames.tick, data, opts: { deduplication: runDeduplication(data) } })),
+    );
   const upserted = new Set(wanted.map((entry) => entry.id));
   const removed = [...existing].filter(
     (key) => Object.values(kinds).some((prefix) => key.startsWith(prefix)) && !upserted.has(key),
@@ -79,6 +82,23 @@ export async function syncSchedulers(queue: SyncQueue, settings: Settings): Prom
 
 /** Scheduler upserts sent at once: one connection pipelines them. */
 const schedulersInFlight = 64;
+
+/**
+ * Schedulers read, and first ticks added, per call. One call for all of them held every job and
+ * every answer at once: a worker at 2,000 operators (22,026 schedulers) needed over 128 MB of heap
+ * to start, and it grew with the partitions.
+ */
+const jobsPerCall = 1000;
+
+/** The ids of the queue's schedulers, read a page at a time. */
+async function schedulerIds(queue: SyncQueue): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (let start = 0; ; start += jobsPerCall) {
+    const page = await queue.getJobSchedulers(start, start + jobsPerCall - 1, true);
+    for (const scheduler of page) ids.add(scheduler.key);
+    if (page.length < jobsPerCall) return ids;
+  }
+}
 
 function repeatOf(schedule: ScheduleSetting, scheduler: string): Omit<RepeatOptions, 'key'> {
   if (schedule.cron !== undefined) return { pattern: schedule.cron };

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Settings } from '../../config/settings.js';
 import { enqueueRun } from '../../jobs/enqueue-run.js';
 import { intervalOfTicksMs, syncSchedulers, tickEveryMs } from '../../jobs/job-schedulers.js';
-import { jobNames, type QueueJob, ranPartition } from '../../jobs/sync-job.js';
+import { jobNames, type QueueJob, ranPartition, type SyncJobData } from '../../jobs/sync-job.js';
 import { startSyncWorker } from '../../jobs/sync-worker.js';
 import { formatQueueStatus, readQueueStatus } from '../../src/cli/queue-status.js';
 import { fakeEngine, gate } from './support/fake-engine.js';
@@ -40,6 +40,45 @@ describe('job schedulers', () => {
     expect(schedulers.map((item) => item.key).sort()).toEqual([...first.upserted].sort());
     expect(await fixture.queue.getDelayedCount()).toBeLessThanOrEqual(first.upserted.length);
   });
+
+  it('past a thousand schedulers (read and added a thousand at a time): each partition its scheduler and one first tick, none twice on restart, exactly the dropped ones removed', async () => {
+    const operators = Array.from({ length: 120 }, (_, index) => String(1001 + index));
+    fixture = queueFixture({ TMS_OPERATORS: operators.join(',') });
+    const first = await syncSchedulers(fixture.queue, fixture.settings);
+    const plain = first.upserted.filter((id) => id.startsWith('sync:'));
+    expect(plain.length).toBeGreaterThan(1000);
+    const keys = async () => (await fixture.queue.getJobSchedulers(0, -1)).map((item) => item.key).sort();
+    expect(await keys()).toEqual([...first.upserted].sort());
+    // Each plain scheduler's first tick, added at once (a reconcile scheduler's is nightly): one a
+    // partition. The schedulers' own ticks (ids `repeat:...`) come due meanwhile; they are not counted.
+    const waitingTicks = async () => {
+      const perPartition = new Map<string, number>();
+      for (const job of await fixture.queue.getWaiting(0, -1)) {
+        if (job.name !== jobNames.tick || job.id?.startsWith('repeat:')) continue;
+        const data = job.data as SyncJobData;
+        const id = `sync:${data.stream}:${data.partition}`;
+        perPartition.set(id, (perPartition.get(id) ?? 0) + 1);
+      }
+      return perPartition;
+    };
+    const ticked = await waitingTicks();
+    expect([...ticked.keys()].sort()).toEqual([...plain].sort());
+    expect(Math.max(...ticked.values())).toBe(1);
+
+    const again = await syncSchedulers(fixture.queue, fixture.settings);
+    expect(again.removed).toEqual([]);
+    expect(await waitingTicks()).toEqual(ticked);
+
+    const dropped = operators.slice(100);
+    const fewer = await syncSchedulers(fixture.queue, {
+      ...fixture.settings,
+      operators: operators.slice(0, 100),
+    });
+    const ofDropped = first.upserted.filter((id) => dropped.some((operator) => id.endsWith(`:${operator}`)));
+    expect(ofDropped.length).toBeGreaterThan(200);
+    expect([...fewer.removed].sort()).toEqual([...ofDropped].sort());
+    expect(await keys()).toEqual([...fewer.upserted].sort());
+  }, 60_000);
 
   it('removes the schedulers of partitions no longer configured', async () => {
     fixture = queueFixture({ TMS_OPERATORS: '1001,1002' });
