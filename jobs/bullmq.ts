@@ -9,4 +9,4 @@ import { createRequire } from 'node:module';
  */
 const bullmq = createRequire(import.meta.url)('bullmq') as typeof import('bullmq');
 
-export const { DelayedError, Queue, UnrecoverableError, Worker } = bullmq;
+export const { DelayedError, Queue, QueueEvents, UnrecoverableError, Worker } = bullmq;

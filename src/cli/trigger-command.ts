@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Settings } from '../../config/settings.js';
 import { connectRedis } from '../../jobs/connect-redis.js';
 import type { EnqueuedRun } from '../../jobs/enqueue-run.js';
-import { followRuns } from '../../jobs/follow-runs.js';
+import { type RunFollower, startFollowing } from '../../jobs/follow-runs.js';
 import { requestRuns } from '../../jobs/request-runs.js';
 import { partitionLabel, type RequestResult, type SyncJobProgress } from '../../jobs/sync-job.js';
 import { openSyncQueue } from '../../jobs/sync-queue.js';
@@ -67,7 +67,10 @@ export async function trigger(
   checkStreamNames(targets);
   const redis = await connectRedis(settings);
   const queue = openSyncQueue(settings, redis);
+  let follower: RunFollower | undefined;
   try {
+    // Listening before asking: the first runs may end before the worker has listed them all.
+    if (flags.wait) follower = await startFollowing(queue);
     const request = { targets, trigger: 'manual' as const, full: flags.full, reconcile: flags.reconcile };
     const waitMs = flags.wait ? timeoutSeconds * 1000 : expansionWaitMs;
     const outcome = await requestRuns(queue, request, { timeoutMs: waitMs });
@@ -83,14 +86,15 @@ export async function trigger(
     const { runs, skipped } = outcome.result;
     for (const line of formatSkipped(skipped)) process.stderr.write(`${line}\n`);
     process.stdout.write(formatEnqueued(runs));
-    if (!flags.wait) return exitCodes.ok;
-    const summaries = await followRuns(queue, runs, {
+    if (!follower) return exitCodes.ok;
+    const summaries = await follower.follow(runs, {
       onProgress: printProgress,
       timeoutMs: timeoutSeconds * 1000,
     });
     process.stdout.write(`\n${formatSummary(summaries)}`);
     return allSucceeded(summaries) ? exitCodes.ok : exitCodes.failed;
   } finally {
+    await follower?.close();
     await queue.close();
     await redis.quit().catch(() => undefined);
   }
