@@ -9,6 +9,7 @@ import { formatDuration, parseDuration } from './durations.js';
 import { jsonOutput } from './json-output.js';
 import { formatQueueStatus, readQueueStatus } from './queue-status.js';
 import { type PartitionProblem, partitionProblems } from './status-checks.js';
+import { streamRows } from './stream-rows.js';
 import { readStatus, type StatusReport, type StreamStatus } from './stream-status.js';
 import { formatTable } from './text-table.js';
 import { thousands } from './thousands.js';
@@ -131,14 +132,9 @@ function formatAttention({ heldDeletes, drift }: Attention): string {
   ].join('');
 }
 
-/** A stream with more partitions than this is one row of `status` (one per operator: thousands). */
-const partitionRowsPerStream = 10;
-
 function formatStatus({ partitions, unconfigured, skipped }: StatusReport): string {
   const header = ['stream', 'watermark', 'last run', 'result', 'written', 'lag', 'pending'];
-  const rows = byStream(partitions).flatMap((group) =>
-    group.length > partitionRowsPerStream ? [streamRow(group)] : group.map(partitionRow),
-  );
+  const rows = streamRows(partitions, partitionRow, streamRow);
   const failed = new Map<string, string[]>();
   for (const item of partitions) {
     if (item.lastRun?.result !== 'failed') continue;
@@ -194,16 +190,6 @@ function streamRow(group: readonly StreamStatus[]): string[] {
       .join(', '),
     '',
   ];
-}
-
-function byStream(partitions: readonly StreamStatus[]): StreamStatus[][] {
-  const groups = new Map<string, StreamStatus[]>();
-  for (const item of partitions) {
-    const group = groups.get(item.stream);
-    if (group) group.push(item);
-    else groups.set(item.stream, [item]);
-  }
-  return [...groups.values()];
 }
 
 /** `a, b, c`, or past `count` names `a, b, c and 40 more`. */

@@ -1,5 +1,6 @@
 import type { ClientTraffic } from '../client/index.js';
 import type { PartitionSummary } from '../sync/run-options.js';
+import { streamRows } from './stream-rows.js';
 import { thousands } from './thousands.js';
 
 /** One row of the table: a partition, or every partition of a stream with many. */
@@ -23,9 +24,6 @@ const columns: Array<[string, (s: SummaryRow) => string]> = [
   ['watermark', (s) => (s.watermark === null ? '' : String(s.watermark))],
   ['seconds', (s) => (s.durationMs / 1000).toFixed(1)],
 ];
-
-/** A stream with more partitions than this is one row (its counts added up); fewer, a row each. */
-const partitionRowsPerStream = 10;
 
 /** Failures with one reason named one by one up to this many; the rest counted. */
 const namedPerReason = 3;
@@ -56,18 +54,9 @@ export function formatSummary(summaries: readonly PartitionSummary[]): string {
   ].join('\n');
 }
 
+/** A row per partition, or one per stream of many partitions (its counts added up). */
 function summaryRows(summaries: readonly PartitionSummary[]): SummaryRow[] {
-  const byStream = new Map<string, PartitionSummary[]>();
-  for (const summary of summaries) {
-    const group = byStream.get(summary.stream);
-    if (group) group.push(summary);
-    else byStream.set(summary.stream, [summary]);
-  }
-  return [...byStream.values()].flatMap((group) =>
-    group.length > partitionRowsPerStream
-      ? [streamRow(group)]
-      : group.map((summary) => ({ ...summary, label: labelOf(summary) })),
-  );
+  return streamRows(summaries, (summary) => ({ ...summary, label: labelOf(summary) }), streamRow);
 }
 
 function streamRow(group: readonly PartitionSummary[]): SummaryRow {

@@ -10,6 +10,7 @@ import { loadConnection } from '../connections/load-connection.js';
 import { checkStreamNames, formatSkipped } from '../sync/select-partitions.js';
 import { exitCodes, runCommand, UsageError } from './cli-failure.js';
 import { type ConnectionFlag, connectionOption } from './connection-option.js';
+import { streamRows } from './stream-rows.js';
 import { formatSummary } from './summary-table.js';
 import { allSucceeded } from './sync-command.js';
 import { thousands } from './thousands.js';
@@ -100,12 +101,31 @@ export async function trigger(
   }
 }
 
-function formatEnqueued(runs: readonly RequestResult['runs'][number][]): string {
-  const width = Math.max(6, ...runs.map((run) => partitionLabel(run.data).length));
-  const lines = runs.map(
-    (run) => `${partitionLabel(run.data).padEnd(width)}  ${run.state.padEnd(12)}  ${run.jobId}`,
+type Enqueued = RequestResult['runs'][number];
+
+/** The runs the worker made of the request: a line each, or one per stream of many partitions (its states counted). */
+function formatEnqueued(runs: readonly Enqueued[]): string {
+  const rows = streamRows(
+    runs.map((run) => ({ stream: run.data.stream, run })),
+    ({ run }) => [partitionLabel(run.data), run.state, run.jobId],
+    (group) => [
+      `${group[0]!.stream} (${thousands(group.length)} partitions)`,
+      stateCounts(group.map(({ run }) => run.state)),
+      '',
+    ],
   );
-  return [`${'stream'.padEnd(width)}  ${'state'.padEnd(12)}  job`, ...lines, ''].join('\n');
+  const widths = [0, 1].map((column) =>
+    Math.max(column === 0 ? 6 : 12, ...rows.map((row) => row[column]!.length)),
+  );
+  const line = (row: string[]) =>
+    `${row[0]!.padEnd(widths[0]!)}  ${row[1]!.padEnd(widths[1]!)}  ${row[2]}`.trimEnd();
+  return [line(['stream', 'state', 'job']), ...rows.map(line), ''].join('\n');
+}
+
+function stateCounts(states: readonly Enqueued['state'][]): string {
+  const counts = new Map<string, number>();
+  for (const state of states) counts.set(state, (counts.get(state) ?? 0) + 1);
+  return [...counts].map(([state, n]) => `${thousands(n)} ${state}`).join(', ');
 }
 
 function printProgress(run: EnqueuedRun, progress: SyncJobProgress): void {

@@ -71,6 +71,20 @@ describe('tms-sync trigger', () => {
     );
   });
 
+  it('lists the runs a line each, a stream of more than ten partitions in one line with its states counted', async () => {
+    const operators = Array.from({ length: 12 }, (_, index) => String(1 + index));
+    fixture = queueFixture({ TMS_OPERATORS: operators.join(',') });
+    const engine = fakeEngine();
+    await startWorker(engine);
+    expect(await trigger(fixture.settings, ['invoices', 'tasks'], wait)).toBe(0);
+    const printed = output.join('');
+    expect(printed).toMatch(/^invoices +queued +manual-\S+$/m);
+    expect(printed).toMatch(/^invoices\/deleted +queued +manual-\S+$/m);
+    expect(printed).toMatch(/^tasks \(12 partitions\) +12 queued$/m);
+    expect(printed).not.toMatch(/^tasks\/1 /m);
+    expect(engine.runs.filter((run) => run.stream === 'tasks')).toHaveLength(12);
+  });
+
   it('says so when no worker takes the request in time, and exits 0 without --wait', async () => {
     fixture = queueFixture();
     expect(await trigger(fixture.settings, ['invoices'], { timeout: '20' }, { expansionWaitMs: 300 })).toBe(
