@@ -113,9 +113,10 @@ export async function startFollowing(queue: SyncQueue): Promise<RunFollower> {
       const timeoutMs = options.timeoutMs ?? 3_600_000;
       let timer: NodeJS.Timeout | undefined;
       let polling: NodeJS.Timeout | undefined;
+      let done = false;
       const poll = async () => {
         await lookUp().catch(() => undefined);
-        polling = setTimeout(poll, options.pollMs ?? 5000);
+        if (!done) polling = setTimeout(poll, options.pollMs ?? 5000);
       };
       const timedOut = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
@@ -132,6 +133,7 @@ export async function startFollowing(queue: SyncQueue): Promise<RunFollower> {
         void poll();
         return await Promise.race([following, timedOut]);
       } finally {
+        done = true;
         clearTimeout(timer);
         clearTimeout(polling);
       }

@@ -1,7 +1,7 @@
 import pMap from 'p-map';
 import { afterEach, describe, expect, it } from 'vitest';
 import { enqueueRun } from '../../jobs/enqueue-run.js';
-import { followRuns, startFollowing } from '../../jobs/follow-runs.js';
+import { FollowTimeoutError, followRuns, startFollowing } from '../../jobs/follow-runs.js';
 import type { SyncWorker } from '../../jobs/sync-worker.js';
 import { fakeEngine, gate } from './support/fake-engine.js';
 import { eventually, type QueueFixture, queueFixture, startFixtureWorker } from './support/queue-fixture.js';
@@ -80,5 +80,24 @@ describe('following runs to their end (trigger --wait)', () => {
     expect(summary).toMatchObject({ result: 'succeeded', stream: 'invoices', inserted: 2 });
     expect(progress.length).toBeGreaterThan(0);
     expect(progress.every((records) => records > 0 && records % 10 === 0)).toBe(true);
+  });
+
+  it('gives up after its timeout naming a job still running, which goes on in the queue', async () => {
+    fixture = queueFixture();
+    const release = gate();
+    const engine = fakeEngine(async () => {
+      await release.wait;
+      return {};
+    });
+    worker = await startFixtureWorker(fixture, engine);
+    const run = await enqueueRun(fixture.queue, { stream: 'invoices', partition: '', trigger: 'manual' });
+    await eventually(() => engine.runs.length === 1, 5000, 'the run');
+    await expect(followRuns(fixture.queue, [run], { timeoutMs: 300 })).rejects.toThrow(
+      new FollowTimeoutError(
+        `1 job(s) not finished in time, ${run.jobId} among them (they go on in the queue)`,
+      ),
+    );
+    expect(await fixture.queue.getJobState(run.jobId)).toBe('active');
+    release.open();
   });
 });
