@@ -9,8 +9,9 @@ export interface FollowOptions {
   /** Called when a followed job reports new progress. @default nothing */
   readonly onProgress?: (run: EnqueuedRun, progress: SyncJobProgress) => void;
   /**
-   * How often the jobs not yet heard of are looked up (an event missed, a job ended before the
-   * events were read). @default 5000
+   * The jobs not yet heard of are looked up (an event missed, a job ended before the events were
+   * read) at the start, then after this long without an end heard, and at least every minute.
+   * @default 5000
    */
   readonly pollMs?: number;
   /** Give up (FollowTimeoutError) after this long. @default 3600000 */
@@ -50,6 +51,9 @@ const endsKept = 100_000;
 /** Jobs looked up at once when their events were not heard. */
 const lookupsInFlight = 64;
 
+/** The longest between two look-ups of the jobs not heard of, however many ends are heard meanwhile. */
+const lookUpAtLeastMs = 60_000;
+
 /**
  * Starts reading the queue's events (BullMQ's QueueEvents, one blocking connection): a job's end
  * is heard once, however many runs are followed. Polling each job instead made `trigger all
@@ -64,7 +68,9 @@ export async function startFollowing(queue: SyncQueue): Promise<RunFollower> {
   const ended = new Map<string, JobEnd>();
   const waiting = new Map<string, Array<(end: JobEnd) => void>>();
   const progressOf = new Map<string, (progress: unknown) => void>();
+  let lastHeard = 0;
   const heard = (jobId: string, end: JobEnd) => {
+    lastHeard = performance.now();
     ended.set(jobId, end);
     if (ended.size > endsKept) ended.delete(ended.keys().next().value!);
     const waiters = waiting.get(jobId);
@@ -113,10 +119,17 @@ export async function startFollowing(queue: SyncQueue): Promise<RunFollower> {
       const timeoutMs = options.timeoutMs ?? 3_600_000;
       let timer: NodeJS.Timeout | undefined;
       let polling: NodeJS.Timeout | undefined;
+      const pollMs = options.pollMs ?? 5000;
       let done = false;
+      let lookedUp = Number.NEGATIVE_INFINITY;
+      // While ends keep coming, the events are read: a look-up at most every `lookUpAtLeastMs`.
       const poll = async () => {
-        await lookUp().catch(() => undefined);
-        if (!done) polling = setTimeout(poll, options.pollMs ?? 5000);
+        const now = performance.now();
+        if (now - lastHeard >= pollMs || now - lookedUp >= lookUpAtLeastMs) {
+          lookedUp = now;
+          await lookUp().catch(() => undefined);
+        }
+        if (!done) polling = setTimeout(poll, pollMs);
       };
       const timedOut = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
