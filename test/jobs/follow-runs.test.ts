@@ -82,6 +82,20 @@ describe('following runs to their end (trigger --wait)', () => {
     expect(progress.every((records) => records > 0 && records % 10 === 0)).toBe(true);
   });
 
+  it('finds a run that ended before its events were read by looking its job up', async () => {
+    fixture = queueFixture();
+    const engine = fakeEngine(() => ({ pages: 3 }));
+    worker = await startFixtureWorker(fixture, engine);
+    const run = await enqueueRun(fixture.queue, { stream: 'invoices', partition: '', trigger: 'manual' });
+    await eventually(
+      async () => (await fixture.queue.getJobState(run.jobId)) === 'completed',
+      5000,
+      'the run',
+    );
+    const [summary] = await followRuns(fixture.queue, [run], { timeoutMs: 3000 });
+    expect(summary).toMatchObject({ result: 'succeeded', stream: 'invoices', pages: 3 });
+  });
+
   it('gives up after its timeout naming a job still running, which goes on in the queue', async () => {
     fixture = queueFixture();
     const release = gate();
