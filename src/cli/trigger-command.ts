@@ -13,6 +13,7 @@ import { type ConnectionFlag, connectionOption } from './connection-option.js';
 import { streamRows } from './stream-rows.js';
 import { formatSummary } from './summary-table.js';
 import { allSucceeded } from './sync-command.js';
+import { formatTable } from './text-table.js';
 import { thousands } from './thousands.js';
 
 interface TriggerFlags {
@@ -114,12 +115,7 @@ function formatEnqueued(runs: readonly Enqueued[]): string {
       '',
     ],
   );
-  const widths = [0, 1].map((column) =>
-    Math.max(column === 0 ? 6 : 12, ...rows.map((row) => row[column]!.length)),
-  );
-  const line = (row: string[]) =>
-    `${row[0]!.padEnd(widths[0]!)}  ${row[1]!.padEnd(widths[1]!)}  ${row[2]}`.trimEnd();
-  return [line(['stream', 'state', 'job']), ...rows.map(line), ''].join('\n');
+  return formatTable(['stream', 'state', 'job'], rows);
 }
 
 function stateCounts(states: readonly Enqueued['state'][]): string {
