@@ -36,6 +36,7 @@ export const accountFields = {
         partitionConcurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
         maxRunPages: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000_000 })),
         maxRunSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_000_000 })),
+        keepRunsDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 36_500 })),
       },
       { additionalProperties: false },
     ),

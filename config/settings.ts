@@ -38,6 +38,13 @@ export interface SyncSettings {
   readonly maxRunPages: number;
   /** A run of one partition stops, failed, after this many seconds (at most 2000000, 23 days), however it is paced. @default 43200 (12 h) */
   readonly maxRunSeconds: number;
+  /**
+   * Days `sync_runs` keeps a run; older runs are forgotten as new ones end, each partition's latest
+   * run and latest success kept whatever their age (docs/store.md). A partition's run is a row, so
+   * the history grows with partitions times runs: 500 operators every 5 minutes write ~1.4 million
+   * rows (~180 MB) a day. 0 keeps every run. @default 14
+   */
+  readonly keepRunsDays: number;
 }
 
 /**
@@ -140,6 +147,7 @@ export const defaultSettings: Settings = Object.freeze({
     partitionConcurrency: 16,
     maxRunPages: 100_000,
     maxRunSeconds: 43_200,
+    keepRunsDays: 14,
   }),
   tms: defaultTmsSettings,
   streams: Object.freeze({ include: undefined, exclude: Object.freeze([]), history: Object.freeze([]) }),

@@ -15,6 +15,7 @@ import { PartitionRun } from './partition-run.js';
 import { PlanReads } from './plan-reads.js';
 import { countRows, liveKeys, readRows } from './read-rows.js';
 import { resetStream } from './reset-stream.js';
+import { forgetRuns } from './run-retention.js';
 import { openSqliteDialect } from './sqlite/sqlite-dialect.js';
 import { sqlitePathProblem } from './sqlite/sqlite-path-problem.js';
 import type { Store } from './store.js';
@@ -64,6 +65,12 @@ export interface OpenStoreOptions {
    * @default the database's default (`public`)
    */
   readonly schema?: string;
+  /**
+   * Days `sync_runs` keeps a run (run-retention.ts): older ones are forgotten as runs end, each
+   * partition's latest run and latest success kept. 0 keeps every run; the commands pass
+   * `sync.keepRunsDays`. @default 0
+   */
+  readonly keepRunsDays?: number;
 }
 
 /**
@@ -78,6 +85,7 @@ export async function openStore(url: string | undefined, options: OpenStoreOptio
     logger: options.logger,
     history: options.history,
     streams: options.streams,
+    keepRunsDays: options.keepRunsDays,
   });
   try {
     await store.ping();
@@ -143,11 +151,11 @@ async function openDialect(location: StoreLocation, options: OpenStoreOptions): 
 function createStore(
   dialect: StoreDialect,
   tables: ReadonlyMap<string, StreamTable>,
-  options: StoreRetryOptions & Pick<OpenStoreOptions, 'history' | 'streams'> = {},
+  options: StoreRetryOptions & Pick<OpenStoreOptions, 'history' | 'streams' | 'keepRunsDays'> = {},
 ): { store: Store; loadColumns: () => Promise<void> } {
-  const { history: _history, streams: selected, ...retry } = options;
+  const { history: _history, streams: selected, keepRunsDays, ...retry } = options;
   const presence = createStreamPresence(selected);
-  const context = createStoreContext(dialect, tables, presence, retry);
+  const context = createStoreContext(dialect, tables, presence, retry, keepRunsDays);
   const { db, types } = dialect;
   const retried =
     <A extends unknown[], R>(verb: string, run: (...args: A) => Promise<R>) =>
@@ -196,7 +204,11 @@ function createStore(
     ),
     approveDeletes: retried('approveDeletes', (input) => approveDeletes(context, input)),
     commands: retriedOutbox(createCommandOutbox(dialect), context.retry),
-    close: () => db.destroy(),
+    forgetRuns: retried('forgetRuns', (before, limit = 1000) => forgetRuns(db, before, limit)),
+    close: async () => {
+      await context.runRetention.settled();
+      await db.destroy();
+    },
   };
   return { store, loadColumns };
 }

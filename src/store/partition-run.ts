@@ -392,12 +392,13 @@ export class PartitionRun {
     const runId = this.#recording && (await this.#recording.catch(() => undefined));
     if (runId !== undefined) {
       await this.#context.retry('finishRun', () => finishRun(db, runId, input));
-      return;
+    } else {
+      // A write after this (none is due: the strategy has ended) finds the row and carries its id.
+      const row = endedRunValues(start, input);
+      this.#recording = this.#context.retry('recordRun', () => this.#context.endedRuns.record(row));
+      this.#runId = await this.#recording;
     }
-    // A write after this (none is due: the strategy has ended) finds the row and carries its id.
-    const row = endedRunValues(start, input);
-    this.#recording = this.#context.retry('recordRun', () => this.#context.endedRuns.record(row));
-    this.#runId = await this.#recording;
+    this.#context.runRetention.ended(input.now);
   }
 
   /** The run's row, written as the run starts its first write; null in a dry run. */

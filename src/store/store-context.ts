@@ -3,6 +3,7 @@ import type { StoreDatabase, StreamTables } from './database.js';
 import { createEndedRuns, type EndedRuns } from './ended-runs.js';
 import { createPassReferences, type PassReferences } from './pass-references.js';
 import { createRowMapper, type RowMapper } from './row-mapping.js';
+import { createRunRetention, forgetRuns, type RunRetention } from './run-retention.js';
 import { createSchemaRegistry, type SchemaRegistry } from './schema/schema-registry.js';
 import type { PageUpsert, StoreDialect } from './store-dialect.js';
 import { StreamUsageError } from './store-errors.js';
@@ -35,6 +36,8 @@ export interface StoreContext {
   readonly endedRuns: EndedRuns;
   /** The ids other streams fetch by, from the unchanged snapshot passes of this process. */
   readonly passReferences: PassReferences;
+  /** Forgets the runs older than `sync.keepRunsDays` as runs end (run-retention.ts). */
+  readonly runRetention: RunRetention;
 }
 
 export function createStoreContext(
@@ -42,6 +45,7 @@ export function createStoreContext(
   tables: ReadonlyMap<string, StreamTable>,
   presence?: Pick<StreamPresence, 'check'>,
   retry: StoreRetryOptions = {},
+  keepRunsDays = 0,
 ): StoreContext {
   const mappers = new WeakMap<StreamTable, RowMapper>();
   const upserts = new WeakMap<StreamTable, PageUpsert>();
@@ -63,6 +67,12 @@ export function createStoreContext(
     retry: (verb, run, what) => withStoreRetry(verb, run, retry, what),
     endedRuns: createEndedRuns(dialect.db),
     passReferences: createPassReferences(),
+    runRetention: createRunRetention({
+      keepDays: keepRunsDays,
+      forget: (before, limit) =>
+        withStoreRetry('forgetRuns', () => forgetRuns(dialect.db, before, limit), retry),
+      logger: retry.logger,
+    }),
   };
 }
 

@@ -91,5 +91,11 @@ export interface Store {
   /** The write-back outbox `tms_commands` (docs/write-back.md). */
   readonly commands: CommandOutbox;
 
+  /**
+   * Deletes at most `limit` runs (@default 1000) started before `before`, oldest first, never a
+   * partition's latest run nor its latest success (run-retention.ts); how many. Runs end by doing
+   * it for `keepRunsDays`; this is the same delete, for a caller that decides when.
+   */
+  forgetRuns(before: Date, limit?: number): Promise<number>;
   close(): Promise<void>;
 }

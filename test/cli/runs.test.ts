@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startSim } from '../../src/sim/start-sim.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { RunResult } from '../../src/store/store.js';
+import type { RunResult, SyncRun } from '../../src/store/store.js';
 import { runCli } from '../reliability/support/run-cli.js';
 import { dialects } from '../store/store-fixture.js';
 import { recordRun as recordRunOf } from '../support/record-run.js';
@@ -56,6 +60,54 @@ describe.each(dialects)('tms-sync runs on $name', ({ fixture: makeFixture }) => 
       const unknown = await runCli(['runs', 'invoces'], env);
       expect(unknown.code).toBe(2);
     } finally {
+      await fixture.cleanup();
+    }
+  }, 60_000);
+});
+
+describe('a sync and the run history (sync.keepRunsDays)', () => {
+  const fixture = dialects[0]!.fixture();
+
+  it('forgets the runs older than sync.keepRunsDays (default 14) as it runs, keeping each partition its latest run and success', async () => {
+    const sim = await startSim({ invoices: 5, clients: 3, operators: 0 });
+    const dir = mkdtempSync(join(tmpdir(), 'tms-runs-kept-'));
+    try {
+      const url = await fixture.freshUrl();
+      const store = await openStore(url);
+      const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+      for (const [label, days, result] of [
+        ['invoices', 60, 'succeeded'],
+        ['invoices', 50, 'succeeded'],
+        ['clients', 60, 'succeeded'],
+        ['clients', 55, 'failed'],
+      ] as const)
+        await recordRunOf(store, fixture, url, { label, result, startedAt: daysAgo(days) });
+      await store.close();
+      const env = {
+        STORE_URL: url,
+        TMS_BASE_URL: sim.url,
+        TMS_API_TOKEN: sim.options.apiToken,
+        LOG_LEVEL: 'silent',
+      };
+      const oldRuns = async () => {
+        const runs = JSON.parse(
+          (await runCli(['runs', '--json', '--limit', '100'], env)).stdout,
+        ) as SyncRun[];
+        return runs
+          .filter((run) => Date.parse(String(run.startedAt)) < daysAgo(14).getTime())
+          .map((run) => `${run.stream}:${run.result}`);
+      };
+      const config = join(dir, 'keep-all.json');
+      writeFileSync(config, JSON.stringify({ sync: { keepRunsDays: 0 } }));
+
+      expect((await runCli(['sync', 'invoices'], { ...env, TMS_SYNC_CONFIG: config })).code).toBe(0);
+      expect(await oldRuns()).toHaveLength(4);
+      expect((await runCli(['sync', 'invoices'], env)).code).toBe(0);
+      // The clients' latest run (failed) and latest success stay, however old; the invoices' go.
+      expect(await oldRuns()).toEqual(['clients:failed', 'clients:succeeded']);
+    } finally {
+      await sim.close();
+      rmSync(dir, { recursive: true, force: true });
       await fixture.cleanup();
     }
   }, 60_000);
