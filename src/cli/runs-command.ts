@@ -22,7 +22,7 @@ export function registerRunsCommand(program: Command): void {
   program
     .command('runs')
     .description(
-      'The run history (sync_runs), newest first: when each run started, how long it took, how it ended, what it wrote, and the error of a failed one.',
+      'The run history (sync_runs, kept sync.keepRunsDays days), newest first: when each run started, how long it took, how it ended, what it wrote, and the error of a failed one.',
     )
     .argument('[stream]', 'only this stream, or partition (tasks/1001, invoices/deleted)')
     .option('--failed', 'only the runs that failed')
