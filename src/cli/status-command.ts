@@ -9,7 +9,7 @@ import { formatDuration, parseDuration } from './durations.js';
 import { jsonOutput } from './json-output.js';
 import { formatQueueStatus, readQueueStatus } from './queue-status.js';
 import { type PartitionProblem, partitionProblems } from './status-checks.js';
-import { streamRows } from './stream-rows.js';
+import { streamRows, valueCounts } from './stream-rows.js';
 import { readStatus, type StatusReport, type StreamStatus } from './stream-status.js';
 import { formatTable } from './text-table.js';
 import { thousands } from './thousands.js';
@@ -167,18 +167,13 @@ function partitionRow(item: StreamStatus): string[] {
 /** Every partition of a stream in one row: its latest run, results counted, the largest lag. */
 function streamRow(group: readonly StreamStatus[]): string[] {
   const starts = group.flatMap((item) => (item.lastRun ? [item.lastRun.startedAt.getTime()] : []));
-  const results = new Map<string, number>();
-  for (const item of group) {
-    const result = item.lastRun?.result ?? 'never ran';
-    results.set(result, (results.get(result) ?? 0) + 1);
-  }
   const never = group.filter((item) => item.lagSeconds === null).length;
   const lags = group.flatMap((item) => (item.lagSeconds === null ? [] : [item.lagSeconds]));
   return [
     `${group[0]!.stream} (${thousands(group.length)} partitions)`,
     '',
     starts.length ? new Date(Math.max(...starts)).toISOString() : 'never',
-    [...results].map(([result, n]) => `${thousands(n)} ${result}`).join(', '),
+    valueCounts(group.map((item) => item.lastRun?.result ?? 'never ran')),
     String(
       group.reduce((sum, item) => sum + (item.lastRun ? item.lastRun.inserted + item.lastRun.updated : 0), 0),
     ),

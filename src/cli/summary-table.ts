@@ -1,6 +1,6 @@
 import type { ClientTraffic } from '../client/index.js';
 import type { PartitionSummary } from '../sync/run-options.js';
-import { streamRows } from './stream-rows.js';
+import { streamRows, valueCounts } from './stream-rows.js';
 import { thousands } from './thousands.js';
 
 /** One row of the table: a partition, or every partition of a stream with many. */
@@ -64,7 +64,7 @@ function streamRow(group: readonly PartitionSummary[]): SummaryRow {
   return {
     ...group[0]!,
     label: `${group[0]!.stream} (${thousands(group.length)} partitions)`,
-    result: resultCounts(group, ', '),
+    result: resultCounts(group),
     pages: sum((s) => s.pages),
     records: sum((s) => s.records),
     inserted: sum((s) => s.inserted),
@@ -82,12 +82,11 @@ function streamRow(group: readonly PartitionSummary[]): SummaryRow {
 const resultOrder = ['succeeded', 'failed', 'interrupted', 'skipped'];
 
 /** `succeeded`, or, mixed, `498 succeeded, 2 failed`. */
-function resultCounts(group: readonly PartitionSummary[], separator: string): string {
-  const counts = new Map<string, number>(resultOrder.map((result) => [result, 0]));
-  for (const { result } of group) counts.set(result, (counts.get(result) ?? 0) + 1);
-  for (const [result, n] of counts) if (n === 0) counts.delete(result);
-  if (counts.size === 1 && group.length > 0) return group[0]!.result;
-  return [...counts].map(([result, n]) => `${thousands(n)} ${result}`).join(separator);
+function resultCounts(group: readonly PartitionSummary[]): string {
+  return valueCounts(
+    group.map((summary) => summary.result),
+    resultOrder,
+  );
 }
 
 /** Each reason once, with the partitions it stopped (the first few named). */
@@ -111,7 +110,7 @@ function totalLine(summaries: readonly PartitionSummary[]): string {
   if (summaries.length === 0) return 'no partition ran';
   const streams = new Set(summaries.map((s) => s.stream)).size;
   const partitions = `${thousands(summaries.length)} partition${summaries.length === 1 ? '' : 's'}`;
-  return `${partitions} of ${thousands(streams)} stream${streams === 1 ? '' : 's'}: ${resultCounts(summaries, ', ')}`;
+  return `${partitions} of ${thousands(streams)} stream${streams === 1 ? '' : 's'}: ${resultCounts(summaries)}`;
 }
 
 function labelOf(summary: PartitionSummary): string {

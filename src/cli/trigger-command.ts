@@ -10,7 +10,7 @@ import { loadConnection } from '../connections/load-connection.js';
 import { checkStreamNames, formatSkipped } from '../sync/select-partitions.js';
 import { exitCodes, runCommand, UsageError } from './cli-failure.js';
 import { type ConnectionFlag, connectionOption } from './connection-option.js';
-import { streamRows } from './stream-rows.js';
+import { streamRows, valueCounts } from './stream-rows.js';
 import { formatSummary } from './summary-table.js';
 import { allSucceeded } from './sync-command.js';
 import { formatTable } from './text-table.js';
@@ -111,17 +111,11 @@ function formatEnqueued(runs: readonly Enqueued[]): string {
     ({ run }) => [partitionLabel(run.data), run.state, run.jobId],
     (group) => [
       `${group[0]!.stream} (${thousands(group.length)} partitions)`,
-      stateCounts(group.map(({ run }) => run.state)),
+      valueCounts(group.map(({ run }) => run.state)),
       '',
     ],
   );
   return formatTable(['stream', 'state', 'job'], rows);
-}
-
-function stateCounts(states: readonly Enqueued['state'][]): string {
-  const counts = new Map<string, number>();
-  for (const state of states) counts.set(state, (counts.get(state) ?? 0) + 1);
-  return [...counts].map(([state, n]) => `${thousands(n)} ${state}`).join(', ');
 }
 
 function printProgress(run: EnqueuedRun, progress: SyncJobProgress): void {
