@@ -42,7 +42,7 @@ export interface SyncSettings {
    * Days `sync_runs` keeps a run; older runs are forgotten as new ones end, each partition's latest
    * run and latest success kept whatever their age (docs/store.md). A partition's run is a row, so
    * the history grows with partitions times runs: 500 operators every 5 minutes write ~1.4 million
-   * rows (~180 MB) a day. 0 keeps every run. @default 14
+   * rows (~180 MB) a day, ~1.3 GB kept at 7 days. 0 keeps every run. @default 7
    */
   readonly keepRunsDays: number;
 }
@@ -147,7 +147,7 @@ export const defaultSettings: Settings = Object.freeze({
     partitionConcurrency: 16,
     maxRunPages: 100_000,
     maxRunSeconds: 43_200,
-    keepRunsDays: 14,
+    keepRunsDays: 7,
   }),
   tms: defaultTmsSettings,
   streams: Object.freeze({ include: undefined, exclude: Object.freeze([]), history: Object.freeze([]) }),

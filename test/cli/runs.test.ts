@@ -68,7 +68,7 @@ describe.each(dialects)('tms-sync runs on $name', ({ fixture: makeFixture }) => 
 describe('a sync and the run history (sync.keepRunsDays)', () => {
   const fixture = dialects[0]!.fixture();
 
-  it('forgets the runs older than sync.keepRunsDays (default 14) as it runs, keeping each partition its latest run and success', async () => {
+  it('forgets the runs older than sync.keepRunsDays (default 7) as it runs, keeping each partition its latest run and success', async () => {
     const sim = await startSim({ invoices: 5, clients: 3, operators: 0 });
     const dir = mkdtempSync(join(tmpdir(), 'tms-runs-kept-'));
     try {
@@ -94,7 +94,7 @@ describe('a sync and the run history (sync.keepRunsDays)', () => {
           (await runCli(['runs', '--json', '--limit', '100'], env)).stdout,
         ) as SyncRun[];
         return runs
-          .filter((run) => Date.parse(String(run.startedAt)) < daysAgo(14).getTime())
+          .filter((run) => Date.parse(String(run.startedAt)) < daysAgo(7).getTime())
           .map((run) => `${run.stream}:${run.result}`);
       };
       const config = join(dir, 'keep-all.json');
