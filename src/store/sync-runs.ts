@@ -143,7 +143,7 @@ export async function partitionHealth(db: Kysely<StoreDatabase>): Promise<Partit
   }));
 }
 
-/** Each stream partition's `partition_runs` row beside its latest run (none when pruned by hand). */
+/** Each stream partition's `partition_runs` row beside its latest run (none when its runs were deleted by hand). */
 export function partitionsWithLatestRun(db: Kysely<StoreDatabase>) {
   return db.selectFrom('partition_runs').leftJoin('sync_runs', 'sync_runs.id', 'partition_runs.last_run_id');
 }

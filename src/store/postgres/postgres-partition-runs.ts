@@ -1,7 +1,7 @@
 /**
  * PostgreSQL's trigger keeping `partition_runs` (partition-runs-migration.ts): a run's insert makes
  * it its partition's latest run (and, recorded whole once it succeeded, its latest success), its
- * update to `succeeded` the partition's latest success, and a deleted run (runs pruned by hand)
+ * update to `succeeded` the partition's latest success, and a deleted run (run-retention.ts, or by hand)
  * hands both back to the runs that remain: the newest of them, and the end of the newest that
  * succeeded (found walking back `sync_runs_stream`, the table's one index besides its key).
  */
