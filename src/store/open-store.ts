@@ -204,7 +204,7 @@ function createStore(
     ),
     approveDeletes: retried('approveDeletes', (input) => approveDeletes(context, input)),
     commands: retriedOutbox(createCommandOutbox(dialect), context.retry),
-    forgetRuns: retried('forgetRuns', (before, limit = 1000) => forgetRuns(db, before, limit)),
+    forgetRuns: retried('forgetRuns', (before, limit) => forgetRuns(db, before, limit)),
     close: async () => {
       await context.runRetention.settled();
       await db.destroy();

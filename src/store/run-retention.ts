@@ -84,7 +84,11 @@ export function createRunRetention(options: RunRetentionOptions): RunRetention {
  * table: ids grow with the runs' starts, so a binary search over the ids (a keyed read each) finds
  * where they end, and the delete walks the key from its start to there.
  */
-export async function forgetRuns(db: Kysely<StoreDatabase>, before: Date, limit: number): Promise<number> {
+export async function forgetRuns(
+  db: Kysely<StoreDatabase>,
+  before: Date,
+  limit = rowsPerStatement,
+): Promise<number> {
   const end = await firstIdFrom(db, before);
   if (end === undefined) return 0;
   // In a transaction of its own: on SQLite that is the store's thread's work (a delete of 1,000 runs
