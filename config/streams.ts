@@ -32,7 +32,7 @@ const colors = (mode: 'light' | 'dark') => ({
  * Each entry names the record's key (protocol: read strictly) and typed columns only for the
  * fields docs/api.md shows; every other field gets an inferred column (docs/store.md).
  */
-export const streams = {
+const catalogue = {
   invoices: {
     strategy: 'sequence',
     description: 'Invoices, incrementally by sequence, with soft deletes.',
@@ -265,7 +265,46 @@ export const streams = {
   },
 } as const satisfies Record<string, StreamDefinition>;
 
+export const streams = withOneShape(catalogue);
+
 export type StreamName = keyof typeof streams;
+
+/** Every field a stream definition of any strategy may have. */
+type AnyStreamFields = FieldsOfEach<StreamDefinition>;
+type FieldsOfEach<Union> = Union extends unknown ? keyof Union : never;
+
+/**
+ * The catalogue's entries with one set of fields in one order (those a strategy lacks undefined),
+ * so V8 gives them all one hidden class. With a shape per strategy and options, the engine's
+ * optimized code met a new shape with each new stream of a plan and was thrown away and compiled
+ * again: 61 deoptimizations in an idle cycle at 500 operators, 31 with one shape (~2% of its time;
+ * docs/performance-history.md). A definition reads the same either way.
+ */
+function withOneShape<T extends Record<string, StreamDefinition>>(entries: T): T {
+  const shaped: Record<string, StreamDefinition> = {};
+  for (const [name, definition] of Object.entries(entries)) {
+    const fields: Partial<Record<AnyStreamFields, unknown>> = definition;
+    shaped[name] = {
+      strategy: fields.strategy,
+      description: fields.description,
+      path: fields.path,
+      key: fields.key,
+      columns: fields.columns,
+      softDeletes: fields.softDeletes,
+      parent: fields.parent,
+      source: fields.source,
+      itemsField: fields.itemsField,
+      scopeColumn: fields.scopeColumn,
+      scope: fields.scope,
+      query: fields.query,
+      single: fields.single,
+      idsFrom: fields.idsFrom,
+      fromParam: fields.fromParam,
+      toParam: fields.toParam,
+    } satisfies Record<AnyStreamFields, unknown> as StreamDefinition;
+  }
+  return shaped as T;
+}
 
 function masterData(path: string, key: RecordKey, columns: Record<string, ColumnDefinition>) {
   return {

@@ -26,6 +26,12 @@ describe('the stream catalogue', () => {
     );
   });
 
+  it('gives every definition the same fields in the same order (one hidden class for the engine)', () => {
+    const shapes = new Set(Object.values(streams).map((definition) => Object.keys(definition).join(',')));
+    expect(shapes.size).toBe(1);
+    expect(streams.tasks).toMatchObject({ strategy: 'snapshot', scope: 'operator', parent: undefined });
+  });
+
   it('runs every stream after the streams it reads from', () => {
     const order: string[] = inRunOrder(names);
     for (const name of names) {
