@@ -49,6 +49,16 @@ export function formatPartitions(group: PartitionGroup): string {
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((cell, i) => cell.padStart(widths[i]!)).join('  ');
   const lines = [line(header), ...rows.map(line)];
+  const warm = group.rows.filter((row) => row.warm);
+  if (warm.length > 0)
+    lines.push(
+      '',
+      'warm: idle cycles one after the other in one process (bench/warm-cycles.ts), the first and the median of the next three, beside the plain client:',
+      ...warm.map(
+        ({ operators, warm: cycles }) =>
+          `  ${operators} operators: first ${cycles!.firstSeconds.toFixed(1)} s, next ${cycles!.seconds.toFixed(1)} s (CPU ${cycles!.cpuSeconds.toFixed(1)} s), ${cycles!.ratio.toFixed(2)}x`,
+      ),
+    );
   const worker = group.worker;
   if (worker)
     lines.push(

@@ -37,6 +37,24 @@ export interface PartitionRow {
   readonly idleRatio?: number;
   /** The simulator's CPU over the idle cycle's wall time: near 1 means it was the bottleneck. */
   readonly simBusy: number;
+  /** Idle cycles run again and again in one process (warm-cycles.ts), after the last repetition. */
+  readonly warm?: WarmCycles;
+}
+
+/**
+ * What an idle cycle costs once V8 has compiled the engine: cycles run one after the other in one
+ * process (bench/warm-cycles.ts), beside the first of them, which pays for the compiling that
+ * every one-shot `tms-sync sync` pays.
+ */
+export interface WarmCycles {
+  readonly cycles: number;
+  /** The first cycle of the process (its start not included). */
+  readonly firstSeconds: number;
+  /** The median of the cycles after the first. */
+  readonly seconds: number;
+  readonly cpuSeconds: number;
+  /** `seconds` against the median of the idle rows' plain client (its span). */
+  readonly ratio: number;
 }
 
 export interface PartitionOptions {
@@ -120,11 +138,25 @@ async function measureOperators(sim: SimProcess, operators: number, options: Par
       `  ${operators} operators, ${partitions} partitions: backfills ${backfilled.join(', ')} (plain ${backfills.at(-1)!.plainSeconds.toFixed(1)} s), idle ${idleCycles.join(', ')}, ${idles.at(-1)!.requests} requests`,
     );
   }
+  const idle = medianCycle(idles);
+  const warm = await warmCycles(
+    productEnv(
+      sim,
+      operators,
+      `sqlite:${partitionStore(options.workDir, operators, options.repetitions - 1)}`,
+      options,
+    ),
+    idle.plainSeconds,
+  );
+  options.log(
+    `  ${operators} operators, warm: the first cycle of one process ${warm.firstSeconds.toFixed(1)} s, the next ${warm.seconds.toFixed(1)} s (CPU ${warm.cpuSeconds.toFixed(1)} s), ${warm.ratio.toFixed(2)}x the plain client`,
+  );
   return {
     operators,
     partitions,
     backfill: medianCycle(backfills),
-    idle: medianCycle(idles),
+    idle,
+    warm,
     backfillRatio: median(backfills.map(ownRatio)),
     idleRatio: median(idles.map(ownRatio)),
     simBusy: median(simBusy),
@@ -171,6 +203,30 @@ function productEnv(sim: SimProcess, operators: number, storeUrl: string, option
     TMS_MAX_CONCURRENCY: String(options.concurrency ?? 16),
     STORE_URL: storeUrl,
     LOG_LEVEL: 'warn',
+  };
+}
+
+/** Four idle cycles in one process (bench/warm-cycles.ts, under tsx as the bench runs). */
+async function warmCycles(env: NodeJS.ProcessEnv, plainSeconds: number): Promise<WarmCycles> {
+  const cycles = 4;
+  const { stdout } = await runMeasured(
+    ['--import', 'tsx', 'bench/warm-cycles.ts', '--cycles', String(cycles)],
+    env,
+  );
+  const measured = [...stdout.matchAll(/^cycle \d+: .*, ([\d.]+) s, CPU ([\d.]+) s$/gm)].map((match) => ({
+    seconds: Number(match[1]),
+    cpuSeconds: Number(match[2]),
+  }));
+  if (measured.length !== cycles)
+    throw new Error(`warm-cycles.ts printed ${measured.length} cycles: ${stdout}`);
+  const later = measured.slice(1);
+  const seconds = median(later.map((cycle) => cycle.seconds));
+  return {
+    cycles,
+    firstSeconds: measured[0]!.seconds,
+    seconds,
+    cpuSeconds: median(later.map((cycle) => cycle.cpuSeconds)),
+    ratio: seconds / plainSeconds,
   };
 }
 
