@@ -53,10 +53,10 @@ export function formatPartitions(group: PartitionGroup): string {
   if (warm.length > 0)
     lines.push(
       '',
-      'warm: idle cycles one after the other in one process (bench/warm-cycles.ts), the first and the median of the next three, beside the plain client:',
+      'warm: idle cycles one after the other in one process (bench/warm-cycles.ts), the first and the median of the others, beside the plain client:',
       ...warm.map(
         ({ operators, warm: cycles }) =>
-          `  ${operators} operators: first ${cycles!.firstSeconds.toFixed(1)} s, next ${cycles!.seconds.toFixed(1)} s (CPU ${cycles!.cpuSeconds.toFixed(1)} s), ${cycles!.ratio.toFixed(2)}x`,
+          `  ${operators} operators: first ${cycles!.firstSeconds.toFixed(1)} s, the ${cycles!.cycles - 1} next ${cycles!.seconds.toFixed(1)} s (CPU ${cycles!.cpuSeconds.toFixed(1)} s), ${cycles!.ratio.toFixed(2)}x`,
       ),
     );
   const worker = group.worker;
