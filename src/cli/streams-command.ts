@@ -17,7 +17,7 @@ export interface StreamListing {
   readonly strategy: string;
   readonly source: string;
   /** The streams it reads from the store: its parent, or the stream whose rows give its ids. */
-  readonly reads: string[];
+  readonly reads: readonly string[];
   /** Its partitions here; null when it lacks configuration (`missing` says which). */
   readonly partitions: string[] | null;
   readonly missing: string | null;

@@ -25,10 +25,12 @@ export function idsReadersOf(stream: string): readonly string[] {
 // (an idle cycle of 6,000 partitions asked ~6,000 times, each a walk of the whole catalogue).
 const childrenOf = new Map<string, readonly string[]>();
 const idsReaders = new Map<string, readonly string[]>();
+const dependencies = new Map<string, readonly string[]>();
 
 function onceEach(answers: Map<string, readonly string[]>, stream: string, find: () => string[]) {
   let answer = answers.get(stream);
   if (answer === undefined) {
+    // Frozen, every answer has one map, empty or not: a loop over them stays optimized.
     answer = Object.freeze(find());
     answers.set(stream, answer);
   }
@@ -36,11 +38,13 @@ function onceEach(answers: Map<string, readonly string[]>, stream: string, find:
 }
 
 /** The streams a stream reads from the store: its parent, or the stream whose rows supply its ids. */
-export function dependenciesOf(stream: string): string[] {
-  const definition = catalogue[stream];
-  if (definition?.strategy === 'child') return [definition.parent];
-  if (definition?.strategy === 'snapshot' && definition.idsFrom) return [definition.idsFrom.stream];
-  return [];
+export function dependenciesOf(stream: string): readonly string[] {
+  return onceEach(dependencies, stream, () => {
+    const definition = catalogue[stream];
+    if (definition?.strategy === 'child') return [definition.parent];
+    if (definition?.strategy === 'snapshot' && definition.idsFrom) return [definition.idsFrom.stream];
+    return [];
+  });
 }
 
 /**

@@ -111,7 +111,7 @@ export async function fetchSnapshot(
         signal: forLibrary(job.signal),
       });
     if (left.length === 0 || pass === 'again') break;
-    parts = left.map((entry) => entry.part);
+    parts = Object.freeze(left.map((entry) => entry.part));
   }
   const first = left[0];
   return {
@@ -169,23 +169,25 @@ function readPart(
   }
 }
 
-async function snapshotParts(job: Job): Promise<SnapshotPart[]> {
+async function snapshotParts(job: Job): Promise<readonly SnapshotPart[]> {
   const { idsFrom } = job.definition;
-  if (!idsFrom) return [{ what: 'the snapshot', query: {}, index: 0 }];
+  if (!idsFrom) return Object.freeze([snapshotPart('the snapshot', {}, 0)]);
   const ids = await referencedIds(job);
   if (idsFrom.param === 'path')
-    return ids.map((id, index) => ({
-      what: `the answer for ${id}`,
-      query: {},
-      pathParams: { id },
-      requested: id,
-      index,
-    }));
-  return [...chunks(ids, idsFrom.batch)].map((batch, index) => ({
-    what: `ids ${batch[0]}..${batch.at(-1)}`,
-    query: { ids: batch.join(',') },
-    index,
-  }));
+    return Object.freeze(ids.map((id, index) => snapshotPart(`the answer for ${id}`, {}, index, id)));
+  return Object.freeze(
+    [...chunks(ids, idsFrom.batch)].map((batch, index) =>
+      snapshotPart(`ids ${batch[0]}..${batch.at(-1)}`, { ids: batch.join(',') }, index),
+    ),
+  );
+}
+
+/**
+ * A part with every field, in one order, and its list frozen (empty or not): the code reading parts
+ * then meets one shape of each and is not thrown away at the next kind of part (performance-history.md).
+ */
+function snapshotPart(what: string, query: Record<string, string>, index: number, id?: string): SnapshotPart {
+  return { what, query, pathParams: id === undefined ? undefined : { id }, requested: id, index };
 }
 
 /** What a part asks for beyond the partition: its ids, in the path or the query. */

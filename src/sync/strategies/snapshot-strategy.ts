@@ -57,11 +57,7 @@ export const snapshotStrategy: StreamStrategy<SnapshotStream> = {
     const fetched = await fetchSnapshot(partition, gather, mayHold(partition, last) ? heldAnswerBytes : 0);
     const { answerDigest } = fetched;
     if (fetched.wholeHeld && answerDigest === last.answerDigest) {
-      const pass = {
-        records: last.answerRecords ?? 0,
-        ...(scope === undefined ? {} : { scope }),
-        ...(last.references ? { references: last.references } : {}),
-      };
+      const pass = { records: last.answerRecords ?? 0, scope, references: last.references };
       if (await run.keepUnchangedAnswers(pass)) return;
     }
     const left = await storeHeld(partition, fetched, gather);
