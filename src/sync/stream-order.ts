@@ -30,7 +30,8 @@ const dependencies = new Map<string, readonly string[]>();
 function onceEach(answers: Map<string, readonly string[]>, stream: string, find: () => string[]) {
   let answer = answers.get(stream);
   if (answer === undefined) {
-    // Frozen, every answer has one map, empty or not: a loop over them stays optimized.
+    // Frozen, every answer has one hidden class, empty or not (no measured change in speed:
+    // docs/performance-history.md, "2026-12-04 (first cycle against third)").
     answer = Object.freeze(find());
     answers.set(stream, answer);
   }
